@@ -1,0 +1,425 @@
+/* bw_mem: memory bandwidth of reads, writes and copies over a buffer. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../lib/bench.h"
+#include "../lib/mem.h"
+#include "../lib/sizes.h"
+
+enum {
+    COPIES = 1,      /* uses a second buffer */
+    WIDE = 2,        /* touches every byte with the widest vectors */
+};
+
+#define MIN_SIZE 64
+/* Where a copy's destination starts relative to its source: far enough that the
+ * two never overlap, and either at the same offset modulo 2 MiB ("conflict": the
+ * same cache sets at every level) or 33 cache lines past it. */
+#define CONFLICT_ALIGN (2u << 20)
+#define SPREAD_OFFSET (33u * 64u)
+
+struct bw_state {
+    size_t size;
+    bool conflict;
+    unsigned flags;
+    char *map;
+    size_t maplen;
+    char *src, *dst;
+    const struct full_kernels *full;
+    uint64_t sink;
+};
+
+typedef uint32_t word;
+
+/* --- full: every byte with the widest vectors, 256 bytes per step ----------
+ *
+ * One set of kernels per instruction set, each with vectors of its native width
+ * (a wider generic vector would be split through memory), stamped out from one
+ * definition; bw_mem picks the widest set the CPU runs. Four accumulators keep
+ * the reads independent of each other. */
+
+#define FULL_KERNELS(isa, attr, vbytes)                                             \
+    typedef uint64_t vec_##isa __attribute__((vector_size(vbytes)));               \
+    enum { STEP_##isa = 256 / (vbytes) };                                          \
+                                                                                   \
+    attr static uint64_t full_read_##isa(const char *buf, size_t len)             \
+    {                                                                              \
+        vec_##isa a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };                 \
+        size_t i, n = len / 256 * 256;                                             \
+        uint64_t r = 0;                                                            \
+                                                                                   \
+        for (i = 0; i < n; i += 256) {                                             \
+            const vec_##isa *p = (const vec_##isa *)(const void *)(buf + i);       \
+            _Pragma("GCC unroll 16")                                               \
+            for (int k = 0; k < STEP_##isa; k += 4) {                              \
+                a0 ^= p[k];                                                        \
+                a1 ^= p[k + 1];                                                    \
+                a2 ^= p[k + 2];                                                    \
+                a3 ^= p[k + 3];                                                    \
+            }                                                                      \
+            lmb_compiler_barrier();                                                \
+        }                                                                          \
+        a0 ^= a1 ^ a2 ^ a3;                                                        \
+        for (size_t k = 0; k < (vbytes) / 8; k++)                                  \
+            r ^= a0[k];                                                            \
+        for (; i < len; i++)                                                       \
+            r += (unsigned char)buf[i];                                            \
+        return r;                                                                  \
+    }                                                                              \
+                                                                                   \
+    attr static void full_write_##isa(char *buf, size_t len, uint64_t x)          \
+    {                                                                              \
+        vec_##isa v;                                                               \
+        size_t i, n = len / 256 * 256;                                             \
+                                                                                   \
+        for (size_t k = 0; k < (vbytes) / 8; k++)                                  \
+            v[k] = x + k;                                                          \
+        for (i = 0; i < n; i += 256) {                                             \
+            vec_##isa *p = (vec_##isa *)(void *)(buf + i);                         \
+            _Pragma("GCC unroll 16")                                               \
+            for (int k = 0; k < STEP_##isa; k++)                                   \
+                p[k] = v;                                                          \
+            lmb_compiler_barrier();                                                \
+        }                                                                          \
+        for (; i < len; i++) {                                                     \
+            buf[i] = (char)x;                                                      \
+            lmb_compiler_barrier();                                                \
+        }                                                                          \
+    }                                                                              \
+                                                                                   \
+    attr static void full_copy_##isa(char *dst, const char *src, size_t len)      \
+    {                                                                              \
+        size_t i, n = len / 256 * 256;                                             \
+                                                                                   \
+        for (i = 0; i < n; i += 256) {                                             \
+            vec_##isa *d = (vec_##isa *)(void *)(dst + i);                         \
+            const vec_##isa *s = (const vec_##isa *)(const void *)(src + i);       \
+            _Pragma("GCC unroll 16")                                               \
+            for (int k = 0; k < STEP_##isa; k++)                                   \
+                d[k] = s[k];                                                       \
+            lmb_compiler_barrier();                                                \
+        }                                                                          \
+        for (; i < len; i++) {                                                     \
+            dst[i] = src[i];                                                       \
+            lmb_compiler_barrier();                                                \
+        }                                                                          \
+    }
+
+struct full_kernels {
+    const char *isa;
+    uint64_t (*read)(const char *buf, size_t len);
+    void (*write)(char *buf, size_t len, uint64_t x);
+    void (*copy)(char *dst, const char *src, size_t len);
+};
+
+#define KERNEL_SET(isa) { #isa, full_read_##isa, full_write_##isa, full_copy_##isa }
+
+#if LMB_X86_TARGETS
+FULL_KERNELS(avx512f, __attribute__((target("avx512f"))), 64)
+FULL_KERNELS(avx2, __attribute__((target("avx2"))), 32)
+FULL_KERNELS(sse2, , 16)
+static const struct full_kernels kernel_sets[] = {
+    KERNEL_SET(avx512f), KERNEL_SET(avx2), KERNEL_SET(sse2),
+};
+#else
+FULL_KERNELS(simd128, , 16)
+static const struct full_kernels kernel_sets[] = { KERNEL_SET(simd128) };
+#endif
+
+/* The set for this CPU: the first whose instruction set it has. */
+static const struct full_kernels *widest_kernels(void)
+{
+    const char *isa = lmb_widest_isa();
+
+    for (size_t i = 0; i < sizeof kernel_sets / sizeof kernel_sets[0]; i++)
+        if (strcmp(kernel_sets[i].isa, isa) == 0)
+            return &kernel_sets[i];
+    return &kernel_sets[sizeof kernel_sets / sizeof kernel_sets[0] - 1];
+}
+
+/* --- partial: one 4-byte word in every 16 bytes, 128 bytes per step --------- */
+
+#define W(buf, off) (*(word *)(void *)((buf) + (off)))
+
+static uint64_t part_read(const char *buf, size_t len)
+{
+    word s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    size_t i;
+
+    for (i = 0; i + 128 <= len; i += 128) {
+        s0 += W(buf, i);
+        s1 += W(buf, i + 16);
+        s2 += W(buf, i + 32);
+        s3 += W(buf, i + 48);
+        s0 += W(buf, i + 64);
+        s1 += W(buf, i + 80);
+        s2 += W(buf, i + 96);
+        s3 += W(buf, i + 112);
+        lmb_compiler_barrier();
+    }
+    for (; i + sizeof(word) <= len; i += 16)
+        s0 += W(buf, i);
+    return (uint64_t)s0 + s1 + s2 + s3;
+}
+
+static void part_write(char *buf, size_t len, word v)
+{
+    size_t i;
+
+    for (i = 0; i + 128 <= len; i += 128) {
+        W(buf, i) = v;
+        W(buf, i + 16) = v;
+        W(buf, i + 32) = v;
+        W(buf, i + 48) = v;
+        W(buf, i + 64) = v;
+        W(buf, i + 80) = v;
+        W(buf, i + 96) = v;
+        W(buf, i + 112) = v;
+        lmb_compiler_barrier();
+    }
+    for (; i + sizeof(word) <= len; i += 16) {
+        W(buf, i) = v;
+        lmb_compiler_barrier();
+    }
+}
+
+static void part_rdwr(char *buf, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i + 128 <= len; i += 128) {
+        W(buf, i) += 1;
+        W(buf, i + 16) += 1;
+        W(buf, i + 32) += 1;
+        W(buf, i + 48) += 1;
+        W(buf, i + 64) += 1;
+        W(buf, i + 80) += 1;
+        W(buf, i + 96) += 1;
+        W(buf, i + 112) += 1;
+        lmb_compiler_barrier();
+    }
+    for (; i + sizeof(word) <= len; i += 16) {
+        W(buf, i) += 1;
+        lmb_compiler_barrier();
+    }
+}
+
+static void part_copy(char *dst, const char *src, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i + 128 <= len; i += 128) {
+        W(dst, i) = W(src, i);
+        W(dst, i + 16) = W(src, i + 16);
+        W(dst, i + 32) = W(src, i + 32);
+        W(dst, i + 48) = W(src, i + 48);
+        W(dst, i + 64) = W(src, i + 64);
+        W(dst, i + 80) = W(src, i + 80);
+        W(dst, i + 96) = W(src, i + 96);
+        W(dst, i + 112) = W(src, i + 112);
+        lmb_compiler_barrier();
+    }
+    for (; i + sizeof(word) <= len; i += 16) {
+        W(dst, i) = W(src, i);
+        lmb_compiler_barrier();
+    }
+}
+
+/* --- the timed loops ------------------------------------------------------ */
+
+static void run_rd(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++)
+        st->sink += part_read(st->src, st->size);
+}
+
+static void run_wr(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++)
+        part_write(st->src, st->size, (word)i);
+}
+
+static void run_rdwr(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++)
+        part_rdwr(st->src, st->size);
+}
+
+static void run_cp(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++)
+        part_copy(st->dst, st->src, st->size);
+}
+
+static void run_frd(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++)
+        st->sink += st->full->read(st->src, st->size);
+}
+
+static void run_fwr(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++)
+        st->full->write(st->src, st->size, i);
+}
+
+static void run_fcp(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++)
+        st->full->copy(st->dst, st->src, st->size);
+}
+
+static void run_bzero(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++) {
+        memset(st->src, 0, st->size);
+        lmb_compiler_barrier();
+    }
+}
+
+static void run_bcopy(uint64_t n, void *s)
+{
+    struct bw_state *st = s;
+    for (uint64_t i = 0; i < n; i++) {
+        memmove(st->dst, st->src, st->size);
+        lmb_compiler_barrier();
+    }
+}
+
+static const struct lmb_variant variants[] = {
+    { "rd", "read one 4-byte word in every 16 bytes (partial read)", run_rd, NULL, 0 },
+    { "wr", "write one 4-byte word in every 16 bytes (partial write)", run_wr, NULL, 0 },
+    { "rdwr", "read and write back one word in every 16 bytes (partial)", run_rdwr, NULL, 0 },
+    { "cp", "copy one word in every 16 bytes to a second buffer (partial)", run_cp, NULL, COPIES },
+    { "frd", "read every byte with the widest vector loads", run_frd, NULL, WIDE },
+    { "fwr", "write every byte with the widest vector stores", run_fwr, NULL, WIDE },
+    { "fcp", "copy every byte with the widest vector loads and stores", run_fcp, NULL,
+      WIDE | COPIES },
+    { "bzero", "libc memset() of the buffer to zero", run_bzero, NULL, 0 },
+    { "bcopy", "libc memmove() of the buffer to a second buffer", run_bcopy, NULL, COPIES },
+};
+
+static size_t round_up(size_t x, size_t a)
+{
+    return (x + a - 1) / a * a;
+}
+
+static size_t bw_maplen(const struct bw_state *st)
+{
+    if (!(st->flags & COPIES))
+        return st->size;
+    return round_up(st->size, CONFLICT_ALIGN) + SPREAD_OFFSET + st->size;
+}
+
+static int bw_init(void *s, char *err, size_t errlen)
+{
+    struct bw_state *st = s;
+
+    st->maplen = bw_maplen(st);
+    /* A mapping is page aligned, hence 2 MiB congruence between source and
+     * destination is a matter of their offsets within it. */
+    st->map = lmb_pages_alloc(st->maplen, 1, err, errlen);
+    if (st->map == NULL)
+        return -1;
+    st->src = st->map;
+    st->dst = NULL;
+    if (st->flags & COPIES)
+        st->dst = st->map + round_up(st->size, CONFLICT_ALIGN) +
+                  (st->conflict ? 0 : SPREAD_OFFSET);
+    return 0;
+}
+
+static void bw_cleanup(void *s)
+{
+    struct bw_state *st = s;
+
+    lmb_pages_free(st->map, st->maplen);
+    st->map = NULL;
+}
+
+static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
+{
+    const struct lmb_variant *v;
+    struct bw_state st = { 0 };
+    struct lmb_timed t;
+    struct lmb_record rec;
+    struct lmb_result res;
+    uint64_t size;
+    char err[256];
+
+    if (argc < 2)
+        return lmb_usage_error(ctx, "needs a size and an operation");
+    if (argc > 3)
+        return lmb_usage_error(ctx, "too many arguments");
+    if (lmb_parse_size(argv[0], &size, err, sizeof err) != 0)
+        return lmb_usage_error(ctx, "%s", err);
+    if (size < MIN_SIZE)
+        return lmb_usage_error(ctx, "size %s is below the minimum of %d bytes", argv[0], MIN_SIZE);
+    if (size > SIZE_MAX / 4)
+        return lmb_usage_error(ctx, "size %s is too large for this machine", argv[0]);
+    v = lmb_find_variant(ctx->bench, argv[1]);
+    if (v == NULL)
+        return lmb_usage_error(ctx, "unknown operation '%s'", argv[1]);
+    if (argc == 3) {
+        if (strcmp(argv[2], "conflict") != 0)
+            return lmb_usage_error(ctx, "third argument must be 'conflict', not '%s'", argv[2]);
+        if (!(v->flags & COPIES))
+            lmb_report_warn(&ctx->report, "'%s' only places a copy's destination; %s is not a copy",
+                            argv[2], v->name);
+        else
+            st.conflict = true;
+    }
+    st.size = (size_t)size;
+    st.flags = v->flags;
+    st.full = widest_kernels();
+
+    lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_MBS);
+    lmb_record_param_int(&rec, "size_bytes", (long long)size);
+    if (v->flags & COPIES)
+        lmb_record_param_bool(&rec, "conflict", st.conflict);
+    if (v->flags & WIDE)
+        lmb_record_param_str(&rec, "vector", st.full->isa);
+    rec.classic = LMB_CLASSIC_SIZE_MBS;
+    rec.classic_x = (double)size;
+
+    if (lmb_memory_fits(bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != 0) {
+        memset(&res, 0, sizeof res);
+        lmb_result_set_status(&res, LMB_FAILED, "%s", err);
+    } else {
+        t = (struct lmb_timed){
+            .init = bw_init,
+            .run = v->run,
+            .cleanup = bw_cleanup,
+            .state = &st,
+            .metric = LMB_METRIC_BANDWIDTH,
+            .per_iter = (double)size,
+        };
+        lmb_measure(ctx, &t, &res);
+    }
+    lmb_report_add(&ctx->report, &rec, &res);
+    return LMB_EXIT_OK;
+}
+
+const struct lmb_bench lmb_bench_bw_mem = {
+    .name = "bw_mem",
+    .summary = "Memory bandwidth of reads, writes and copies",
+    .category = LMB_CAT_HARDWARE,
+    .common = LMB_USE_PWN,
+    .args = "size {variants} [conflict]",
+    .help = "Prints the size in MB and the bandwidth in MB/s (MB = 10^6 bytes). A copy counts\n"
+            "the bytes copied once. 'conflict' places a copy's destination at the same offset\n"
+            "as its source modulo 2 MiB, so that both compete for the same cache sets.\n"
+            "With -P the bandwidths of the copies add up.\n",
+    .variants = variants,
+    .nvariants = sizeof variants / sizeof variants[0],
+    .main = bw_mem_main,
+};

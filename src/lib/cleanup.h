@@ -1,0 +1,28 @@
+/* Nothing outlives the command: temporary files are removed and child
+ * processes killed on exit and on SIGINT, SIGTERM and SIGHUP. */
+#ifndef LMB_CLEANUP_H
+#define LMB_CLEANUP_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Installs the signal handlers and the exit hook. Call once, early. */
+void lmb_cleanup_init(void);
+
+/* In a freshly forked child: default signal actions, nothing of the parent's to
+ * clean up, and death when the parent dies. Returns -1 if the parent is gone. */
+int lmb_cleanup_child(pid_t parent);
+
+/* Creates an empty temporary file named from `stem` in $TMPDIR (or /tmp) and
+ * registers it for removal. Writes its path to path. Returns an open fd, or -1
+ * with errno set. */
+int lmb_tmpfile(const char *stem, char *path, size_t len);
+
+/* Removes a registered temporary file now. */
+void lmb_tmpfile_remove(const char *path);
+
+/* Tracks children the signal handler must kill. */
+void lmb_child_track(pid_t pid);
+void lmb_child_untrack(pid_t pid);
+
+#endif

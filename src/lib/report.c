@@ -1,0 +1,565 @@
+#include "report.h"
+#include "report_json.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sysinfo.h"
+
+#ifdef LMB_HAVE_JANSSON
+#include <jansson.h>
+#endif
+
+#ifndef LMB_VERSION
+#define LMB_VERSION "unknown"
+#endif
+#ifndef LMB_CFLAGS_STR
+#define LMB_CFLAGS_STR ""
+#endif
+
+#if defined(__clang__)
+#define COMPILER __VERSION__
+#elif defined(__GNUC__)
+#define COMPILER "gcc " __VERSION__
+#else
+#define COMPILER "unknown"
+#endif
+
+static const char *const status_names[] = {
+    [LMB_OK] = "ok",
+    [LMB_SKIPPED] = "skipped",
+    [LMB_BELOW_RESOLUTION] = "below_resolution",
+    [LMB_TIMEOUT] = "timeout",
+    [LMB_FAILED] = "failed",
+};
+
+const char *lmb_status_name(enum lmb_status s)
+{
+    return status_names[s];
+}
+
+void lmb_result_free(struct lmb_result *r)
+{
+    free(r->samples);
+    free(r->cpu_assigned);
+    free(r->cpu_ran);
+    r->samples = NULL;
+    r->cpu_assigned = NULL;
+    r->cpu_ran = NULL;
+    r->n = 0;
+}
+
+void lmb_result_set_status(struct lmb_result *r, enum lmb_status s, const char *fmt, ...)
+{
+    va_list ap;
+
+    r->status = s;
+    va_start(ap, fmt);
+    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* --- units ---------------------------------------------------------------- */
+
+const char *lmb_unit_name(enum lmb_unit u)
+{
+    switch (u) {
+    case LMB_UNIT_US: return "us";
+    case LMB_UNIT_NS: return "ns";
+    case LMB_UNIT_MBS: return "MB/s";
+    }
+    return "";
+}
+
+const char *lmb_metric_name(enum lmb_unit u)
+{
+    return u == LMB_UNIT_MBS ? "bandwidth" : "latency";
+}
+
+bool lmb_unit_higher_is_better(enum lmb_unit u)
+{
+    return u == LMB_UNIT_MBS;
+}
+
+/* Samples arrive in SI (ns per operation, bytes per second). */
+static double unit_scale(enum lmb_unit u)
+{
+    switch (u) {
+    case LMB_UNIT_US: return 1e-3;
+    case LMB_UNIT_NS: return 1.0;
+    case LMB_UNIT_MBS: return 1e-6;
+    }
+    return 1.0;
+}
+
+/* --- records -------------------------------------------------------------- */
+
+void lmb_record_init(struct lmb_record *r, const char *benchmark, const char *case_name,
+                     enum lmb_unit unit)
+{
+    memset(r, 0, sizeof *r);
+    r->benchmark = benchmark;
+    snprintf(r->case_name, sizeof r->case_name, "%s", case_name ? case_name : "");
+    r->unit = unit;
+    r->headline = LMB_HEAD_MEDIAN;
+    r->classic = LMB_CLASSIC_NONE;
+}
+
+static struct lmb_param *new_param(struct lmb_record *r, const char *key)
+{
+    struct lmb_param *p;
+
+    if (r->nparams >= LMB_MAX_PARAMS)
+        abort();   /* a programming error in a benchmark file, caught by its test */
+    p = &r->params[r->nparams++];
+    memset(p, 0, sizeof *p);
+    p->key = key;
+    return p;
+}
+
+void lmb_record_param_int(struct lmb_record *r, const char *key, long long v)
+{
+    struct lmb_param *p = new_param(r, key);
+    p->type = LMB_PARAM_INT;
+    p->ival = v;
+}
+
+void lmb_record_param_str(struct lmb_record *r, const char *key, const char *v)
+{
+    struct lmb_param *p = new_param(r, key);
+    p->type = LMB_PARAM_STR;
+    snprintf(p->sval, sizeof p->sval, "%s", v);
+}
+
+void lmb_record_param_bool(struct lmb_record *r, const char *key, bool v)
+{
+    struct lmb_param *p = new_param(r, key);
+    p->type = LMB_PARAM_BOOL;
+    p->ival = v;
+}
+
+int lmb_record_finish(struct lmb_record *r, struct lmb_result *res)
+{
+    double scale = unit_scale(r->unit);
+
+    r->result = *res;
+    memset(res, 0, sizeof *res);
+    r->has_stats = false;
+    r->values = NULL;
+    if (r->result.n == 0)
+        return 0;
+    r->values = malloc(r->result.n * sizeof *r->values);
+    if (r->values == NULL) {
+        lmb_result_set_status(&r->result, LMB_FAILED, "out of memory for statistics");
+        return -1;
+    }
+    for (size_t i = 0; i < r->result.n; i++)
+        r->values[i] = r->result.samples[i] * scale;
+    if (lmb_stats_compute(r->values, r->result.n, &r->stats) != 0) {
+        if (r->result.status == LMB_OK)
+            lmb_result_set_status(&r->result, LMB_FAILED, "a sample is not a finite number");
+        return 0;
+    }
+    r->has_stats = true;
+    r->value = r->headline == LMB_HEAD_MIN ? r->stats.min : r->stats.median;
+    return 0;
+}
+
+void lmb_record_free(struct lmb_record *r)
+{
+    free(r->values);
+    r->values = NULL;
+    lmb_result_free(&r->result);
+}
+
+/* --- classic lines -------------------------------------------------------- */
+
+size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len)
+{
+    int n = 0;
+
+    if (r->result.status != LMB_OK || !r->has_stats || len == 0)
+        return 0;
+    switch (r->classic) {
+    case LMB_CLASSIC_NONE:
+        return 0;
+    case LMB_CLASSIC_LABEL_US:
+        n = snprintf(buf, len, "%s: %.4f microseconds\n", r->label, r->value);
+        break;
+    case LMB_CLASSIC_SIZE_MBS: {
+        double mb = r->classic_x / 1e6;
+        n = snprintf(buf, len, mb < 1.0 ? "%.6f %.2f\n" : "%.2f %.2f\n", mb, r->value);
+        break;
+    }
+    case LMB_CLASSIC_MEMLAT:
+        n = snprintf(buf, len, "%.5f %.3f\n", r->classic_x / (1024.0 * 1024.0), r->value);
+        break;
+    }
+    if (n < 0)
+        return 0;
+    return (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* --- the report ----------------------------------------------------------- */
+
+void lmb_report_open(struct lmb_report *rep, const char *prog, bool json)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->prog = prog;
+    rep->json = json;
+    rep->classic = stderr;
+    rep->messages = stderr;
+    rep->start_time = (int64_t)time(NULL);
+}
+
+void lmb_report_close(struct lmb_report *rep)
+{
+    for (size_t i = 0; i < rep->nrecords; i++)
+        lmb_record_free(&rep->records[i]);
+    free(rep->records);
+    rep->records = NULL;
+    rep->nrecords = rep->cap = 0;
+}
+
+static void status_message(struct lmb_report *rep, const struct lmb_record *r)
+{
+    const char *st = lmb_status_name(r->result.status);
+
+    fprintf(rep->messages, "%s: %s%s%s: %s\n", rep->prog, r->case_name,
+            r->case_name[0] ? ": " : "", st,
+            r->result.reason[0] ? r->result.reason : "(no reason given)");
+    fflush(rep->messages);
+}
+
+void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res)
+{
+    lmb_record_finish(r, res);
+    rep->counts[r->result.status]++;
+    if (r->result.status != LMB_OK)
+        status_message(rep, r);
+
+    if (rep->json) {
+        if (rep->nrecords == rep->cap) {
+            size_t cap = rep->cap ? rep->cap * 2 : 16;
+            struct lmb_record *p = realloc(rep->records, cap * sizeof *p);
+            if (p == NULL) {
+                fprintf(rep->messages, "%s: out of memory keeping results\n", rep->prog);
+                rep->counts[LMB_FAILED]++;
+                lmb_record_free(r);
+                return;
+            }
+            rep->records = p;
+            rep->cap = cap;
+        }
+        rep->records[rep->nrecords++] = *r;
+        memset(r, 0, sizeof *r);
+        return;
+    }
+    char line[512];
+    size_t n = lmb_render_classic(r, line, sizeof line);
+    if (n > 0) {
+        fputs(line, rep->classic);
+        fflush(rep->classic);
+    }
+    lmb_record_free(r);
+}
+
+void lmb_report_marker(struct lmb_report *rep, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (rep->json)
+        return;
+    va_start(ap, fmt);
+    vfprintf(rep->classic, fmt, ap);
+    va_end(ap);
+    fputc('\n', rep->classic);
+    fflush(rep->classic);
+}
+
+void lmb_report_warn(struct lmb_report *rep, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(rep->messages, "%s: warning: ", rep->prog);
+    va_start(ap, fmt);
+    vfprintf(rep->messages, fmt, ap);
+    va_end(ap);
+    fputc('\n', rep->messages);
+    fflush(rep->messages);
+}
+
+int lmb_report_exit_status(const struct lmb_report *rep)
+{
+    unsigned total = 0;
+
+    for (int s = 0; s <= LMB_FAILED; s++)
+        total += rep->counts[s];
+    if (rep->counts[LMB_FAILED] || rep->counts[LMB_TIMEOUT])
+        return 1;
+    if (total > 0 && rep->counts[LMB_SKIPPED] == total)
+        return 3;
+    return 0;
+}
+
+/* --- JSON ----------------------------------------------------------------- */
+
+#ifdef LMB_HAVE_JANSSON
+
+bool lmb_have_json(void)
+{
+    return true;
+}
+
+/* json_object_set_new that tolerates a NULL value (allocation failure) by
+ * recording the failure in *ok. */
+static void put(json_t *obj, const char *key, json_t *v, bool *ok)
+{
+    if (v == NULL || json_object_set_new(obj, key, v) != 0)
+        *ok = false;
+}
+
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *iso_time(int64_t t)
+{
+    char buf[32];
+    time_t tt = (time_t)t;
+    struct tm tm;
+
+    if (gmtime_r(&tt, &tm) == NULL || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        return json_null();
+    return json_string(buf);
+}
+
+static json_t *stats_json(const struct lmb_stats *s, bool *ok)
+{
+    json_t *o = json_object();
+
+    if (o == NULL) {
+        *ok = false;
+        return NULL;
+    }
+    put(o, "n", json_integer((json_int_t)s->n), ok);
+    put(o, "min", real_or_null(s->min), ok);
+    put(o, "p25", real_or_null(s->p25), ok);
+    put(o, "median", real_or_null(s->median), ok);
+    put(o, "p75", real_or_null(s->p75), ok);
+    put(o, "max", real_or_null(s->max), ok);
+    put(o, "mean", real_or_null(s->mean), ok);
+    put(o, "stdev", real_or_null(s->stdev), ok);
+    put(o, "cv", real_or_null(s->cv), ok);
+    if (s->has_ci)
+        put(o, "ci95", json_pack("[ff]", s->ci_lo, s->ci_hi), ok);
+    else
+        put(o, "ci95", json_null(), ok);
+    return o;
+}
+
+json_t *lmb_record_json(const struct lmb_record *r)
+{
+    bool ok = true;
+    json_t *o = json_object(), *params = json_object();
+    const struct lmb_result *res = &r->result;
+
+    if (o == NULL || params == NULL) {
+        json_decref(o);
+        json_decref(params);
+        return NULL;
+    }
+    put(o, "benchmark", json_string(r->benchmark), &ok);
+    put(o, "case", r->case_name[0] ? json_string(r->case_name) : json_null(), &ok);
+    for (size_t i = 0; i < r->nparams; i++) {
+        const struct lmb_param *p = &r->params[i];
+        switch (p->type) {
+        case LMB_PARAM_INT: put(params, p->key, json_integer((json_int_t)p->ival), &ok); break;
+        case LMB_PARAM_STR: put(params, p->key, json_string(p->sval), &ok); break;
+        case LMB_PARAM_BOOL: put(params, p->key, json_boolean(p->ival), &ok); break;
+        }
+    }
+    put(o, "params", params, &ok);
+    put(o, "metric", json_string(lmb_metric_name(r->unit)), &ok);
+    put(o, "unit", json_string(lmb_unit_name(r->unit)), &ok);
+    put(o, "better", json_string(lmb_unit_higher_is_better(r->unit) ? "higher" : "lower"), &ok);
+    put(o, "status", json_string(lmb_status_name(res->status)), &ok);
+    put(o, "reason", res->reason[0] ? json_string(res->reason) : json_null(), &ok);
+    put(o, "headline", json_string(r->headline == LMB_HEAD_MIN ? "min" : "median"), &ok);
+    put(o, "value", res->status == LMB_OK && r->has_stats ? real_or_null(r->value) : json_null(),
+        &ok);
+    if (res->n > 0 && r->values != NULL) {
+        json_t *a = json_array();
+        if (a == NULL)
+            ok = false;
+        for (size_t i = 0; a != NULL && i < res->n; i++)
+            if (json_array_append_new(a, real_or_null(r->values[i])) != 0)
+                ok = false;
+        put(o, "samples", a, &ok);
+        put(o, "iterations_per_sample", json_integer((json_int_t)res->iters), &ok);
+    } else {
+        put(o, "samples", json_array(), &ok);
+    }
+    if (r->has_stats)
+        put(o, "stats", stats_json(&r->stats, &ok), &ok);
+    else
+        put(o, "stats", json_null(), &ok);
+    if (res->copies > 0) {
+        json_t *pl = json_object(), *cpus = json_array(), *ran = json_array();
+        if (pl == NULL || cpus == NULL || ran == NULL)
+            ok = false;
+        for (unsigned i = 0; cpus && ran && i < res->copies; i++) {
+            int a = res->cpu_assigned ? res->cpu_assigned[i] : -1;
+            int b = res->cpu_ran ? res->cpu_ran[i] : -1;
+            json_array_append_new(cpus, a >= 0 ? json_integer(a) : json_null());
+            json_array_append_new(ran, b >= 0 ? json_integer(b) : json_null());
+        }
+        if (pl != NULL) {
+            put(pl, "policy", json_string(res->policy ? res->policy : "DEFAULT"), &ok);
+            put(pl, "cpus", cpus, &ok);
+            put(pl, "ran_on", ran, &ok);
+        } else {
+            json_decref(cpus);
+            json_decref(ran);
+        }
+        put(o, "copies", json_integer(res->copies), &ok);
+        put(o, "placement", pl, &ok);
+    }
+    put(o, "elapsed_s", real_or_null(res->elapsed_s), &ok);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+static json_t *host_json(const struct lmb_report *rep, bool *ok)
+{
+    struct lmb_host h;
+    json_t *o = json_object(), *uts, *cpu, *caches, *warn, *timer;
+
+    if (o == NULL) {
+        *ok = false;
+        return NULL;
+    }
+    lmb_host_probe(&h);
+    put(o, "hostname", json_string(h.hostname), ok);
+    uts = json_pack("{ssssssss}", "sysname", h.uts.sysname, "release", h.uts.release,
+                    "version", h.uts.version, "machine", h.uts.machine);
+    put(o, "uname", uts, ok);
+    cpu = json_pack("{sssIso}", "model", h.cpu_model, "online", (json_int_t)h.cpus_online,
+                    "mhz", h.cpu_mhz > 0 ? json_real(h.cpu_mhz) : json_null());
+    put(o, "cpu", cpu, ok);
+    caches = json_array();
+    for (int i = 0; caches != NULL && i < h.ncaches; i++)
+        json_array_append_new(caches, json_pack("{sisssIsi}", "level", h.caches[i].level,
+                                                "type", h.caches[i].type,
+                                                "size", (json_int_t)h.caches[i].size,
+                                                "line", h.caches[i].line));
+    put(o, "caches", caches, ok);
+    put(o, "memory_bytes", json_integer((json_int_t)h.memory_bytes), ok);
+    put(o, "load_avg", json_pack("[fff]", h.loadavg[0], h.loadavg[1], h.loadavg[2]), ok);
+    if (rep->clock != NULL)
+        timer = json_pack("{sssfsf}", "clock", rep->clock->name,
+                          "overhead_ns", rep->clock->overhead_ns,
+                          "granularity_ns", rep->clock->granularity_ns);
+    else
+        timer = json_null();
+    put(o, "timer", timer, ok);
+    warn = json_array();
+    for (int i = 0; warn != NULL && i < h.nwarnings; i++)
+        json_array_append_new(warn, json_string(h.warnings[i]));
+    put(o, "warnings", warn, ok);
+    return o;
+}
+
+int lmb_report_print_json(const struct lmb_report *rep, FILE *out, const char *argv0,
+                          int argc, char **argv)
+{
+    bool ok = true;
+    const struct lmb_run_config *c = &rep->config;
+    json_t *doc = json_object(), *tool, *run, *args, *cfg, *results;
+
+    if (doc == NULL)
+        return -1;
+    put(doc, "schema", json_string("lmbench-results"), &ok);
+    put(doc, "schema_version", json_integer(1), &ok);
+    tool = json_pack("{ssssssss}", "name", "lmbench", "version", LMB_VERSION,
+                     "compiler", COMPILER, "cflags", LMB_CFLAGS_STR);
+    put(doc, "tool", tool, &ok);
+
+    args = json_array();
+    if (args != NULL) {
+        json_array_append_new(args, json_string(argv0));
+        for (int i = 0; i < argc; i++)
+            json_array_append_new(args, json_string(argv[i]));
+    }
+    cfg = json_object();
+    if (cfg != NULL) {
+        put(cfg, "parallel", json_integer(c->parallel), &ok);
+        put(cfg, "warmup_us", json_integer((json_int_t)c->warmup_us), &ok);
+        put(cfg, "repetitions", json_integer(c->repetitions), &ok);
+        put(cfg, "timeout_s", json_real(c->timeout_s), &ok);
+        put(cfg, "interval_us", json_real((double)c->interval_ns / 1e3), &ok);
+        put(cfg, "interval_source", json_string(c->interval_source ? c->interval_source : "default"),
+            &ok);
+        put(cfg, "sched", json_string(c->sched ? c->sched : "DEFAULT"), &ok);
+        put(cfg, "cpus", c->cpus ? json_string(c->cpus) : json_null(), &ok);
+    }
+    run = json_object();
+    if (run != NULL) {
+        put(run, "argv", args, &ok);
+        put(run, "start", iso_time(rep->start_time), &ok);
+        put(run, "end", iso_time((int64_t)time(NULL)), &ok);
+        put(run, "config", cfg, &ok);
+        put(run, "status", json_string(lmb_report_exit_status(rep) == 0 ? "ok" : "incomplete"),
+            &ok);
+    } else {
+        json_decref(args);
+        json_decref(cfg);
+    }
+    put(doc, "run", run, &ok);
+    put(doc, "host", host_json(rep, &ok), &ok);
+
+    results = json_array();
+    for (size_t i = 0; results != NULL && i < rep->nrecords; i++) {
+        json_t *r = lmb_record_json(&rep->records[i]);
+        if (r == NULL || json_array_append_new(results, r) != 0)
+            ok = false;
+    }
+    put(doc, "results", results, &ok);
+
+    if (!ok) {
+        json_decref(doc);
+        return -1;
+    }
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) == 0 ? 0 : -1;
+    fputc('\n', out);
+    fflush(out);
+    json_decref(doc);
+    return rc;
+}
+
+#else /* !LMB_HAVE_JANSSON */
+
+bool lmb_have_json(void)
+{
+    return false;
+}
+
+int lmb_report_print_json(const struct lmb_report *rep, FILE *out, const char *argv0,
+                          int argc, char **argv)
+{
+    (void)rep;
+    (void)out;
+    (void)argv0;
+    (void)argc;
+    (void)argv;
+    return -2;
+}
+
+#endif

@@ -1,0 +1,169 @@
+/* Results as values, and the one module that renders them: the classic lmbench 3
+ * lines, status messages and the JSON records of doc/results-schema.md. */
+#ifndef LMB_REPORT_H
+#define LMB_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clock.h"
+#include "stats.h"
+
+enum lmb_status {
+    LMB_OK,
+    LMB_SKIPPED,            /* cannot run here (reason says why) */
+    LMB_BELOW_RESOLUTION,   /* too fast or too short to time honestly */
+    LMB_TIMEOUT,            /* --timeout passed; copies killed */
+    LMB_FAILED,             /* an error while running */
+};
+
+const char *lmb_status_name(enum lmb_status s);
+
+/* What lmb_measure returns. Samples are per timed repetition, in SI: nanoseconds
+ * per operation (latency, mean over copies) or bytes per second (bandwidth, summed
+ * over copies). */
+struct lmb_result {
+    enum lmb_status status;
+    char reason[256];
+    size_t n;
+    double *samples;
+    uint64_t iters;           /* iterations per interval (first copy) */
+    double elapsed_s;         /* wall time of the whole measurement */
+    unsigned copies;
+    const char *policy;       /* placement policy name */
+    int *cpu_assigned;        /* per copy; -1 = not pinned */
+    int *cpu_ran;             /* per copy; CPU it was on when it finished, -1 unknown */
+};
+
+void lmb_result_free(struct lmb_result *r);
+
+/* A result with no measurement: status and reason only. */
+void lmb_result_set_status(struct lmb_result *r, enum lmb_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+enum lmb_unit {
+    LMB_UNIT_US,      /* latency in microseconds */
+    LMB_UNIT_NS,      /* latency in nanoseconds */
+    LMB_UNIT_MBS,     /* bandwidth in 10^6 bytes per second */
+};
+
+/* The statistic shown in the classic line. */
+enum lmb_headline {
+    LMB_HEAD_MEDIAN,
+    LMB_HEAD_MIN,
+};
+
+/* The shape of the classic line. */
+enum lmb_classic {
+    LMB_CLASSIC_NONE,
+    LMB_CLASSIC_LABEL_US,    /* "<label>: %.4f microseconds" */
+    LMB_CLASSIC_SIZE_MBS,    /* "%.6f %.2f" (size < 1 MB) or "%.2f %.2f": size MB, MB/s */
+    LMB_CLASSIC_MEMLAT,      /* "%.5f %.3f": size MiB, ns */
+};
+
+enum lmb_param_type { LMB_PARAM_INT, LMB_PARAM_STR, LMB_PARAM_BOOL };
+
+struct lmb_param {
+    const char *key;
+    enum lmb_param_type type;
+    long long ival;
+    char sval[128];
+};
+
+#define LMB_MAX_PARAMS 8
+
+struct lmb_record {
+    const char *benchmark;
+    char case_name[48];
+    struct lmb_param params[LMB_MAX_PARAMS];
+    size_t nparams;
+    enum lmb_unit unit;
+    enum lmb_headline headline;
+    enum lmb_classic classic;
+    char label[96];            /* LMB_CLASSIC_LABEL_US */
+    double classic_x;          /* bytes, for SIZE_MBS and MEMLAT */
+    struct lmb_result result;  /* owned by the record once added */
+    /* Filled by lmb_record_finish: */
+    double *values;            /* samples in `unit` */
+    bool has_stats;
+    struct lmb_stats stats;    /* of values */
+    double value;              /* the headline statistic */
+};
+
+void lmb_record_init(struct lmb_record *r, const char *benchmark, const char *case_name,
+                     enum lmb_unit unit);
+void lmb_record_param_int(struct lmb_record *r, const char *key, long long v);
+void lmb_record_param_str(struct lmb_record *r, const char *key, const char *v);
+void lmb_record_param_bool(struct lmb_record *r, const char *key, bool v);
+
+/* Takes ownership of *res (zeroes it), converts the samples to the record's
+ * unit, computes statistics and the headline. A status other than ok leaves no
+ * statistics. Returns 0, or -1 when memory is short (status becomes failed). */
+int lmb_record_finish(struct lmb_record *r, struct lmb_result *res);
+void lmb_record_free(struct lmb_record *r);
+
+const char *lmb_unit_name(enum lmb_unit u);
+const char *lmb_metric_name(enum lmb_unit u);
+bool lmb_unit_higher_is_better(enum lmb_unit u);
+
+/* The classic line for a finished ok record, with its newline, into buf.
+ * Returns its length, 0 when the record has no classic line or is not ok. */
+size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len);
+
+/* How the invocation was set up, for the JSON document's "run". */
+struct lmb_run_config {
+    unsigned parallel;
+    uint64_t warmup_us;
+    unsigned repetitions;
+    double timeout_s;
+    uint64_t interval_ns;
+    const char *interval_source;   /* "--min-time", "ENOUGH" or "default" */
+    const char *sched;
+    const char *cpus;              /* --cpus, or NULL */
+};
+
+/* The collection of one invocation's records and where they are shown. */
+struct lmb_report {
+    const char *prog;            /* prefix of messages */
+    bool json;                   /* collect for one JSON document instead of lines */
+    FILE *classic;               /* stream of classic lines (stderr for most commands) */
+    FILE *messages;              /* status messages and warnings (stderr) */
+    struct lmb_record *records;  /* kept in JSON mode */
+    size_t nrecords, cap;
+    unsigned counts[LMB_FAILED + 1];
+    const struct lmb_clock *clock;   /* for the JSON host.timer */
+    struct lmb_run_config config;
+    int64_t start_time;              /* seconds since the epoch */
+};
+
+void lmb_report_open(struct lmb_report *rep, const char *prog, bool json);
+void lmb_report_close(struct lmb_report *rep);
+
+/* Finishes *r with *res and shows it: the classic line now, or kept for the JSON
+ * document; a message on stderr for any status but ok. */
+void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res);
+
+/* A section line of the classic output ('"stride=64', a blank line ...). Nothing
+ * in JSON mode. */
+void lmb_report_marker(struct lmb_report *rep, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* "<prog>: warning: ..." on the messages stream. */
+void lmb_report_warn(struct lmb_report *rep, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The exit status the records call for: 1 if any failed or timed out, 3 if all
+ * were skipped, else 0. */
+int lmb_report_exit_status(const struct lmb_report *rep);
+
+/* Prints the JSON document (tool, host, results) on out. Returns 0, -1 on error,
+ * -2 when built without jansson. */
+int lmb_report_print_json(const struct lmb_report *rep, FILE *out, const char *argv0,
+                          int argc, char **argv);
+
+/* Whether this build can write JSON. */
+bool lmb_have_json(void);
+
+#endif

@@ -1,0 +1,141 @@
+#include "sched.h"
+
+#include <ctype.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sizes.h"
+
+static const char *const policy_names[] = {
+    [LMB_SCHED_DEFAULT] = "DEFAULT",
+    [LMB_SCHED_SINGLE] = "SINGLE",
+    [LMB_SCHED_BALANCED] = "BALANCED",
+    [LMB_SCHED_UNIQUE] = "UNIQUE",
+    [LMB_SCHED_CUSTOM] = "CUSTOM",
+};
+
+const char *lmb_sched_policy_name(enum lmb_sched_policy p)
+{
+    return policy_names[p];
+}
+
+static bool in_set(const int *set, int n, int cpu)
+{
+    for (int i = 0; i < n; i++)
+        if (set[i] == cpu)
+            return true;
+    return false;
+}
+
+int lmb_sched_setup(struct lmb_sched *s, const char *env, const char *cpus_opt,
+                    char *err, size_t errlen)
+{
+    cpu_set_t set;
+    int avail[LMB_MAX_CPUS], navail = 0;
+    char why[160];
+
+    memset(s, 0, sizeof *s);
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (int c = 0; c < CPU_SETSIZE && navail < LMB_MAX_CPUS; c++)
+            if (CPU_ISSET(c, &set))
+                avail[navail++] = c;
+    }
+    if (navail == 0)
+        avail[navail++] = 0;
+
+    if (cpus_opt != NULL) {
+        if (lmb_parse_cpulist(cpus_opt, s->cpus, LMB_MAX_CPUS, &s->ncpus, why, sizeof why) != 0) {
+            snprintf(err, errlen, "--cpus: %s", why);
+            return -1;
+        }
+        for (int i = 0; i < s->ncpus; i++)
+            if (!in_set(avail, navail, s->cpus[i])) {
+                snprintf(err, errlen, "--cpus: CPU %d is not online or not allowed here",
+                         s->cpus[i]);
+                return -1;
+            }
+        s->restricted = true;
+    } else {
+        memcpy(s->cpus, avail, (size_t)navail * sizeof avail[0]);
+        s->ncpus = navail;
+    }
+
+    if (env == NULL)
+        return 0;
+    while (isspace((unsigned char)*env))
+        env++;
+    if (*env == '\0' || strcasecmp(env, "DEFAULT") == 0)
+        s->policy = LMB_SCHED_DEFAULT;
+    else if (strcasecmp(env, "SINGLE") == 0)
+        s->policy = LMB_SCHED_SINGLE;
+    else if (strcasecmp(env, "BALANCED") == 0)
+        s->policy = LMB_SCHED_BALANCED;
+    else if (strcasecmp(env, "UNIQUE") == 0)
+        s->policy = LMB_SCHED_UNIQUE;
+    else if (strncasecmp(env, "CUSTOM", 6) == 0 && (env[6] == ' ' || env[6] == '\0')) {
+        const char *list = env + 6;
+        while (*list == ' ' || *list == '"')
+            list++;
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%s", list);
+        for (char *q = buf; *q; q++)
+            if (*q == '"')
+                *q = ' ';
+        if (lmb_parse_cpulist(buf, s->custom, LMB_MAX_CPUS, &s->ncustom, why, sizeof why) != 0) {
+            snprintf(err, errlen, "LMBENCH_SCHED=CUSTOM: %s", why);
+            return -1;
+        }
+        for (int i = 0; i < s->ncustom; i++)
+            if (!in_set(s->cpus, s->ncpus, s->custom[i])) {
+                snprintf(err, errlen, "LMBENCH_SCHED=CUSTOM: CPU %d is not %s",
+                         s->custom[i], s->restricted ? "in --cpus" : "online or allowed here");
+                return -1;
+            }
+        s->policy = LMB_SCHED_CUSTOM;
+    } else {
+        snprintf(err, errlen,
+                 "LMBENCH_SCHED='%s' (expected DEFAULT, SINGLE, BALANCED, UNIQUE or CUSTOM \"list\")",
+                 env);
+        return -1;
+    }
+    return 0;
+}
+
+int lmb_sched_cpu_for(const struct lmb_sched *s, unsigned copy, unsigned proc,
+                      unsigned procs_per_copy)
+{
+    unsigned g = copy * (procs_per_copy ? procs_per_copy : 1) + proc;
+
+    switch (s->policy) {
+    case LMB_SCHED_DEFAULT:
+        return -1;
+    case LMB_SCHED_SINGLE:
+        return s->cpus[0];
+    case LMB_SCHED_BALANCED:
+        return s->cpus[copy % (unsigned)s->ncpus];
+    case LMB_SCHED_UNIQUE:
+        return s->cpus[g % (unsigned)s->ncpus];
+    case LMB_SCHED_CUSTOM:
+        return s->custom[g % (unsigned)s->ncustom];
+    }
+    return -1;
+}
+
+int lmb_sched_apply(const struct lmb_sched *s, int cpu)
+{
+    cpu_set_t set;
+
+    CPU_ZERO(&set);
+    if (cpu >= 0) {
+        CPU_SET(cpu, &set);
+    } else if (s->restricted) {
+        for (int i = 0; i < s->ncpus; i++)
+            CPU_SET(s->cpus[i], &set);
+    } else {
+        return 0;
+    }
+    return sched_setaffinity(0, sizeof set, &set);
+}

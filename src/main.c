@@ -1,0 +1,125 @@
+/* lmbench: one binary, many names. Called as a benchmark's name (a link), it is
+ * that benchmark; called as `lmbench`, its first argument names a benchmark or a
+ * suite verb. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/command.h"
+#include "registry.h"
+#include "suite/suite.h"
+
+#ifndef LMB_VERSION
+#define LMB_VERSION "unknown"
+#endif
+
+static int verb_list(int argc, char **argv);
+static int verb_help(int argc, char **argv);
+static int verb_version(int argc, char **argv);
+
+struct verb {
+    const char *name;
+    const char *summary;
+    int (*fn)(int argc, char **argv);
+};
+
+static const struct verb verbs[] = {
+    { "list", "list the benchmark commands with their category and summary", verb_list },
+    { "help", "show the usage of lmbench or of a command: lmbench help CMD", verb_help },
+    { "run", "run the suite's default profile and print the results", lmb_suite_run },
+    { "version", "print the version", verb_version },
+};
+
+static void usage(FILE *f)
+{
+    fputs("Usage: lmbench COMMAND [ARGS...]\n"
+          "       lmbench BENCHMARK [OPTIONS] ARGS...   (the same as calling BENCHMARK)\n"
+          "\nCommands:\n", f);
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+    fputs("\nBenchmarks: see 'lmbench list'; 'lmbench help BENCHMARK' for one.\n"
+          "Exit status: 0 ok, 1 failed or timed out, 2 bad usage, 3 skipped.\n"
+          "See lmbench(1).\n", f);
+}
+
+static int verb_list(int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "lmbench: list takes no arguments\n");
+        return LMB_EXIT_USAGE;
+    }
+    for (size_t i = 0; lmb_benches[i] != NULL; i++)
+        printf("%-16s %-12s %s\n", lmb_benches[i]->name,
+               lmb_category_name(lmb_benches[i]->category), lmb_benches[i]->summary);
+    return LMB_EXIT_OK;
+}
+
+static int verb_help(int argc, char **argv)
+{
+    const struct lmb_bench *b;
+
+    if (argc < 2) {
+        usage(stdout);
+        return LMB_EXIT_OK;
+    }
+    if (argc > 2) {
+        fprintf(stderr, "lmbench: help takes one command name\n");
+        return LMB_EXIT_USAGE;
+    }
+    b = lmb_find_bench(argv[1]);
+    if (b != NULL) {
+        lmb_print_help(stdout, b, b->name);
+        return LMB_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (strcmp(verbs[i].name, argv[1]) == 0) {
+            printf("lmbench %s: %s\n", verbs[i].name, verbs[i].summary);
+            return LMB_EXIT_OK;
+        }
+    fprintf(stderr, "lmbench: no command named '%s' (see 'lmbench list')\n", argv[1]);
+    return LMB_EXIT_USAGE;
+}
+
+static int verb_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("lmbench %s\n", LMB_VERSION);
+    return LMB_EXIT_OK;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+int main(int argc, char **argv)
+{
+    const char *name = argc > 0 ? base_name(argv[0]) : "lmbench";
+    const struct lmb_bench *b = lmb_find_bench(name);
+
+    if (b != NULL)
+        return lmb_command_main(b, name, argc, argv);
+
+    if (argc < 2) {
+        usage(stderr);
+        return LMB_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return LMB_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0)
+        return verb_version(0, NULL);
+    b = lmb_find_bench(argv[1]);
+    if (b != NULL)
+        return lmb_command_main(b, b->name, argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (strcmp(verbs[i].name, argv[1]) == 0)
+            return verbs[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "lmbench: unknown command '%s' (see 'lmbench list')\n", argv[1]);
+    usage(stderr);
+    return LMB_EXIT_USAGE;
+}
