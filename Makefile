@@ -31,8 +31,7 @@ JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson)
 endif
 
 WARN := -Wall -Wextra $(if $(WERROR),-Werror)
-LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -Isrc -I$(B)/gen $(JSON_CFLAGS) \
-	-DLMB_VERSION='"$(VERSION)"' -DLMB_CFLAGS_STR='"$(CFLAGS)"'
+LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -Isrc -I$(B)/gen $(JSON_CFLAGS)
 ALL_CFLAGS = $(LMB_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP
 LIBS := $(JSON_LIBS) -lm
 
@@ -55,6 +54,7 @@ ASAN_LIB_OBJS := $(LIB_SRCS:%.c=$(B)/asan/%.o)
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
+MAN_PAGES := $(sort $(wildcard doc/*.1))
 LINKS := $(BENCH_NAMES:%=$(B)/bin/%)
 PROGS := $(B)/bin/lmbench $(LINKS) $(B)/libexec/lmbench/hello
 
@@ -71,6 +71,14 @@ $(B)/gen/registry.inc: FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(B)/obj/src/main.o $(B)/obj/src/registry.o $(B)/obj/src/suite/run.o: $(B)/gen/registry.inc
+
+# The version and build flags the binary reports, regenerated when they change.
+$(B)/gen/version.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define LMB_VERSION "%s"\n#define LMB_CFLAGS_STR "%s"\n' '$(VERSION)' '$(CFLAGS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(B)/obj/src/main.o $(B)/obj/src/lib/report.o $(B)/asan/src/lib/report.o: $(B)/gen/version.h
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -129,12 +137,12 @@ install: all
 	$(foreach n,$(BIN_NAMES),ln -sf lmbench $(DESTDIR)$(BINDIR)/$(n);)
 	$(foreach n,$(LIBEXEC_NAMES),ln -sf $(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/$(n);)
 	install -m 755 $(B)/libexec/lmbench/hello $(DESTDIR)$(LIBEXECDIR)/hello
-	install -m 644 $(wildcard doc/*.1) $(DESTDIR)$(MANDIR)/man1/
+	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/lmbench $(BIN_NAMES:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(LIBEXEC_NAMES:%=$(DESTDIR)$(LIBEXECDIR)/%) $(DESTDIR)$(LIBEXECDIR)/hello
-	rm -f $(notdir $(wildcard doc/*.1):%=$(DESTDIR)$(MANDIR)/man1/%)
+	rm -f $(notdir $(MAN_PAGES):%=$(DESTDIR)$(MANDIR)/man1/%)
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 
 clean:

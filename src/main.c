@@ -9,9 +9,7 @@
 #include "registry.h"
 #include "suite/suite.h"
 
-#ifndef LMB_VERSION
-#define LMB_VERSION "unknown"
-#endif
+#include "version.h"   /* generated: LMB_VERSION, LMB_CFLAGS_STR */
 
 static int verb_list(int argc, char **argv);
 static int verb_help(int argc, char **argv);
@@ -83,8 +81,11 @@ static int verb_help(int argc, char **argv)
 
 static int verb_version(int argc, char **argv)
 {
-    (void)argc;
     (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "lmbench: version takes no arguments\n");
+        return LMB_EXIT_USAGE;
+    }
     printf("lmbench %s\n", LMB_VERSION);
     return LMB_EXIT_OK;
 }
@@ -112,7 +113,7 @@ int main(int argc, char **argv)
         return LMB_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0)
-        return verb_version(0, NULL);
+        return verb_version(argc - 1, argv + 1);
     b = lmb_find_bench(argv[1]);
     if (b != NULL)
         return lmb_command_main(b, b->name, argc - 1, argv + 1);

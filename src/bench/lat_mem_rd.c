@@ -131,6 +131,18 @@ static int parse_len(const char *a, uint64_t *len, char *err, size_t errlen)
     return lmb_parse_size(a, len, err, errlen);
 }
 
+/* The record of one point of a curve. */
+static void point_record(struct lmb_record *rec, const struct lmb_ctx *ctx, bool random,
+                         uint64_t size, uint64_t stride)
+{
+    lmb_record_init(rec, ctx->bench->name, random ? "random" : "stride", LMB_UNIT_NS);
+    lmb_record_param_int(rec, "size_bytes", (long long)size);
+    lmb_record_param_int(rec, "stride_bytes", (long long)stride);
+    rec->headline = LMB_HEAD_MIN;
+    rec->classic = LMB_CLASSIC_MEMLAT;
+    rec->classic_x = (double)size;
+}
+
 static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     uint64_t len, strides[64];
@@ -162,8 +174,12 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (nstrides == 0)
         strides[nstrides++] = (uint64_t)lmb_cache_line_size();
     if (lmb_memory_fits(len, ctx->opt.parallel, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", ctx->prog, err);
-        return LMB_EXIT_FAILED;
+        struct lmb_record rec;
+        struct lmb_result res = { 0 };
+        point_record(&rec, ctx, random, len, strides[0]);
+        lmb_result_set_status(&res, LMB_FAILED, "%s", err);
+        lmb_report_add(&ctx->report, &rec, &res);
+        return LMB_EXIT_OK;
     }
 
     for (size_t k = 0; k < nstrides; k++) {
@@ -185,12 +201,7 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
             if (size < strides[k])
                 continue;
             lmb_measure(ctx, &t, &res);
-            lmb_record_init(&rec, ctx->bench->name, random ? "random" : "stride", LMB_UNIT_NS);
-            lmb_record_param_int(&rec, "size_bytes", (long long)size);
-            lmb_record_param_int(&rec, "stride_bytes", (long long)strides[k]);
-            rec.headline = LMB_HEAD_MIN;
-            rec.classic = LMB_CLASSIC_MEMLAT;
-            rec.classic_x = (double)size;
+            point_record(&rec, ctx, random, size, strides[k]);
             lmb_report_add(&ctx->report, &rec, &res);
         }
         lmb_report_marker(&ctx->report, "%s", "");

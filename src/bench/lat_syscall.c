@@ -127,6 +127,10 @@ static int lat_syscall_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (v == NULL)
         return lmb_usage_error(ctx, "unknown system call '%s'", argv[0]);
 
+    lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_US);
+    rec.classic = LMB_CLASSIC_LABEL_US;
+    snprintf(rec.label, sizeof rec.label, "%s", v->label);
+
     if (v->flags & NEEDS_FILE) {
         if (argc == 2) {
             struct stat sb;
@@ -136,13 +140,16 @@ static int lat_syscall_main(struct lmb_ctx *ctx, int argc, char **argv)
         } else {
             int fd = lmb_tmpfile("lmbench-syscall", st.path, sizeof st.path);
             if (fd < 0) {
-                fprintf(stderr, "%s: cannot create a temporary file: %s\n", ctx->prog,
-                        strerror(errno));
-                return LMB_EXIT_FAILED;
+                memset(&res, 0, sizeof res);
+                lmb_result_set_status(&res, LMB_FAILED, "cannot create a temporary file: %s",
+                                      strerror(errno));
+                lmb_report_add(&ctx->report, &rec, &res);
+                return LMB_EXIT_OK;
             }
             close(fd);
             made_tmp = true;
         }
+        lmb_record_param_str(&rec, "file", made_tmp ? "(temporary file)" : st.path);
         if (v->run == run_fstat) {
             st.open_path = st.path;
             st.open_flags = O_RDONLY;
@@ -169,11 +176,6 @@ static int lat_syscall_main(struct lmb_ctx *ctx, int argc, char **argv)
     };
     lmb_measure(ctx, &t, &res);
 
-    lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_US);
-    if (v->flags & NEEDS_FILE)
-        lmb_record_param_str(&rec, "file", made_tmp ? "(temporary file)" : st.path);
-    rec.classic = LMB_CLASSIC_LABEL_US;
-    snprintf(rec.label, sizeof rec.label, "%s", v->label);
     lmb_report_add(&ctx->report, &rec, &res);
 
     if (made_tmp)

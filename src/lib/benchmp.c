@@ -223,8 +223,9 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
         lmb_result_set_status(res, LMB_FAILED, "pipe: %s", strerror(errno));
         goto out;
     }
+    /* The timeout bounds the measurement; a warmup asked for comes on top. */
     if (ctx->opt.timeout_s > 0)
-        deadline = start + ctx->opt.timeout_s;
+        deadline = start + ctx->opt.timeout_s + (double)ctx->opt.warmup_us / 1e6;
 
     fflush(NULL);
     for (unsigned i = 0; i < P; i++) {

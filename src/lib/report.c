@@ -13,12 +13,7 @@
 #include <jansson.h>
 #endif
 
-#ifndef LMB_VERSION
-#define LMB_VERSION "unknown"
-#endif
-#ifndef LMB_CFLAGS_STR
-#define LMB_CFLAGS_STR ""
-#endif
+#include "version.h"   /* generated: LMB_VERSION, LMB_CFLAGS_STR */
 
 #if defined(__clang__)
 #define COMPILER __VERSION__
@@ -213,6 +208,9 @@ void lmb_report_open(struct lmb_report *rep, const char *prog, bool json)
     rep->classic = stderr;
     rep->messages = stderr;
     rep->start_time = (int64_t)time(NULL);
+    /* Before anything runs, so that the load seen is not our own. */
+    if (json)
+        lmb_host_probe(&rep->host);
 }
 
 void lmb_report_close(struct lmb_report *rep)
@@ -224,14 +222,25 @@ void lmb_report_close(struct lmb_report *rep)
     rep->nrecords = rep->cap = 0;
 }
 
+/* "<prog>: <case> (key=value ...): <status>: <reason>": enough to tell which
+ * point of a sweep it is about. */
 static void status_message(struct lmb_report *rep, const struct lmb_record *r)
 {
-    const char *st = lmb_status_name(r->result.status);
+    FILE *f = rep->messages;
 
-    fprintf(rep->messages, "%s: %s%s%s: %s\n", rep->prog, r->case_name,
-            r->case_name[0] ? ": " : "", st,
+    fprintf(f, "%s: %s", rep->prog, r->case_name[0] ? r->case_name : r->benchmark);
+    for (size_t i = 0; i < r->nparams; i++) {
+        const struct lmb_param *p = &r->params[i];
+        fprintf(f, "%s%s=", i ? " " : " (", p->key);
+        switch (p->type) {
+        case LMB_PARAM_INT: fprintf(f, "%lld", p->ival); break;
+        case LMB_PARAM_STR: fputs(p->sval, f); break;
+        case LMB_PARAM_BOOL: fputs(p->ival ? "true" : "false", f); break;
+        }
+    }
+    fprintf(f, "%s: %s: %s\n", r->nparams ? ")" : "", lmb_status_name(r->result.status),
             r->result.reason[0] ? r->result.reason : "(no reason given)");
-    fflush(rep->messages);
+    fflush(f);
 }
 
 void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res)
@@ -439,30 +448,29 @@ json_t *lmb_record_json(const struct lmb_record *r)
 
 static json_t *host_json(const struct lmb_report *rep, bool *ok)
 {
-    struct lmb_host h;
+    const struct lmb_host *h = &rep->host;
     json_t *o = json_object(), *uts, *cpu, *caches, *warn, *timer;
 
     if (o == NULL) {
         *ok = false;
         return NULL;
     }
-    lmb_host_probe(&h);
-    put(o, "hostname", json_string(h.hostname), ok);
-    uts = json_pack("{ssssssss}", "sysname", h.uts.sysname, "release", h.uts.release,
-                    "version", h.uts.version, "machine", h.uts.machine);
+    put(o, "hostname", json_string(h->hostname), ok);
+    uts = json_pack("{ssssssss}", "sysname", h->uts.sysname, "release", h->uts.release,
+                    "version", h->uts.version, "machine", h->uts.machine);
     put(o, "uname", uts, ok);
-    cpu = json_pack("{sssIso}", "model", h.cpu_model, "online", (json_int_t)h.cpus_online,
-                    "mhz", h.cpu_mhz > 0 ? json_real(h.cpu_mhz) : json_null());
+    cpu = json_pack("{sssIso}", "model", h->cpu_model, "online", (json_int_t)h->cpus_online,
+                    "mhz", h->cpu_mhz > 0 ? json_real(h->cpu_mhz) : json_null());
     put(o, "cpu", cpu, ok);
     caches = json_array();
-    for (int i = 0; caches != NULL && i < h.ncaches; i++)
-        json_array_append_new(caches, json_pack("{sisssIsi}", "level", h.caches[i].level,
-                                                "type", h.caches[i].type,
-                                                "size", (json_int_t)h.caches[i].size,
-                                                "line", h.caches[i].line));
+    for (int i = 0; caches != NULL && i < h->ncaches; i++)
+        json_array_append_new(caches, json_pack("{sisssIsi}", "level", h->caches[i].level,
+                                                "type", h->caches[i].type,
+                                                "size", (json_int_t)h->caches[i].size,
+                                                "line", h->caches[i].line));
     put(o, "caches", caches, ok);
-    put(o, "memory_bytes", json_integer((json_int_t)h.memory_bytes), ok);
-    put(o, "load_avg", json_pack("[fff]", h.loadavg[0], h.loadavg[1], h.loadavg[2]), ok);
+    put(o, "memory_bytes", json_integer((json_int_t)h->memory_bytes), ok);
+    put(o, "load_avg", json_pack("[fff]", h->loadavg[0], h->loadavg[1], h->loadavg[2]), ok);
     if (rep->clock != NULL)
         timer = json_pack("{sssfsf}", "clock", rep->clock->name,
                           "overhead_ns", rep->clock->overhead_ns,
@@ -471,8 +479,8 @@ static json_t *host_json(const struct lmb_report *rep, bool *ok)
         timer = json_null();
     put(o, "timer", timer, ok);
     warn = json_array();
-    for (int i = 0; warn != NULL && i < h.nwarnings; i++)
-        json_array_append_new(warn, json_string(h.warnings[i]));
+    for (int i = 0; warn != NULL && i < h->nwarnings; i++)
+        json_array_append_new(warn, json_string(h->warnings[i]));
     put(o, "warnings", warn, ok);
     return o;
 }
@@ -516,8 +524,8 @@ int lmb_report_print_json(const struct lmb_report *rep, FILE *out, const char *a
         put(run, "start", iso_time(rep->start_time), &ok);
         put(run, "end", iso_time((int64_t)time(NULL)), &ok);
         put(run, "config", cfg, &ok);
-        put(run, "status", json_string(lmb_report_exit_status(rep) == 0 ? "ok" : "incomplete"),
-            &ok);
+        int es = lmb_report_exit_status(rep);
+        put(run, "status", json_string(es == 0 ? "ok" : es == 3 ? "skipped" : "failed"), &ok);
     } else {
         json_decref(args);
         json_decref(cfg);
@@ -538,9 +546,9 @@ int lmb_report_print_json(const struct lmb_report *rep, FILE *out, const char *a
         return -1;
     }
     int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) == 0 ? 0 : -1;
-    fputc('\n', out);
-    fflush(out);
     json_decref(doc);
+    if (fputc('\n', out) == EOF || fflush(out) != 0 || ferror(out))
+        rc = -1;
     return rc;
 }
 

@@ -10,6 +10,7 @@
 
 #include "clock.h"
 #include "stats.h"
+#include "sysinfo.h"
 
 enum lmb_status {
     LMB_OK,
@@ -99,8 +100,10 @@ void lmb_record_param_str(struct lmb_record *r, const char *key, const char *v);
 void lmb_record_param_bool(struct lmb_record *r, const char *key, bool v);
 
 /* Takes ownership of *res (zeroes it), converts the samples to the record's
- * unit, computes statistics and the headline. A status other than ok leaves no
- * statistics. Returns 0, or -1 when memory is short (status becomes failed). */
+ * unit, computes statistics and the headline. Statistics are kept whenever there
+ * are samples (a below_resolution result has them), but only an ok record has a
+ * headline value that is shown. Returns 0, or -1 when memory is short (status
+ * becomes failed). */
 int lmb_record_finish(struct lmb_record *r, struct lmb_result *res);
 void lmb_record_free(struct lmb_record *r);
 
@@ -136,6 +139,7 @@ struct lmb_report {
     const struct lmb_clock *clock;   /* for the JSON host.timer */
     struct lmb_run_config config;
     int64_t start_time;              /* seconds since the epoch */
+    struct lmb_host host;            /* probed at open in JSON mode */
 };
 
 void lmb_report_open(struct lmb_report *rep, const char *prog, bool json);

@@ -29,6 +29,35 @@ static bool in_set(const int *set, int n, int cpu)
     return false;
 }
 
+/* CUSTOM's list keeps its order (process g goes to the g-th CPU listed) and
+ * may repeat CPUs: "0 2 1", "0,0,1", "0-3", quoted or not. */
+static int parse_custom(const char *list, struct lmb_sched *s, char *err, size_t errlen)
+{
+    char buf[4096], *save = NULL;
+
+    snprintf(buf, sizeof buf, "%s", list);
+    s->ncustom = 0;
+    for (char *tok = strtok_r(buf, " ,\"\t", &save); tok != NULL;
+         tok = strtok_r(NULL, " ,\"\t", &save)) {
+        int range[LMB_MAX_CPUS], n;
+        /* One token is one CPU or one range "a-b", expanded in order. */
+        if (lmb_parse_cpulist(tok, range, LMB_MAX_CPUS, &n, err, errlen) != 0)
+            return -1;
+        for (int i = 0; i < n; i++) {
+            if (s->ncustom >= LMB_MAX_CPUS) {
+                snprintf(err, errlen, "list too long");
+                return -1;
+            }
+            s->custom[s->ncustom++] = range[i];
+        }
+    }
+    if (s->ncustom == 0) {
+        snprintf(err, errlen, "empty CPU list");
+        return -1;
+    }
+    return 0;
+}
+
 int lmb_sched_setup(struct lmb_sched *s, const char *env, const char *cpus_opt,
                     char *err, size_t errlen)
 {
@@ -67,6 +96,12 @@ int lmb_sched_setup(struct lmb_sched *s, const char *env, const char *cpus_opt,
         return 0;
     while (isspace((unsigned char)*env))
         env++;
+    /* Trailing blanks are as insignificant as leading ones. */
+    char name[4096];
+    snprintf(name, sizeof name, "%s", env);
+    for (size_t n = strlen(name); n > 0 && isspace((unsigned char)name[n - 1]); n--)
+        name[n - 1] = '\0';
+    env = name;
     if (*env == '\0' || strcasecmp(env, "DEFAULT") == 0)
         s->policy = LMB_SCHED_DEFAULT;
     else if (strcasecmp(env, "SINGLE") == 0)
@@ -76,15 +111,7 @@ int lmb_sched_setup(struct lmb_sched *s, const char *env, const char *cpus_opt,
     else if (strcasecmp(env, "UNIQUE") == 0)
         s->policy = LMB_SCHED_UNIQUE;
     else if (strncasecmp(env, "CUSTOM", 6) == 0 && (env[6] == ' ' || env[6] == '\0')) {
-        const char *list = env + 6;
-        while (*list == ' ' || *list == '"')
-            list++;
-        char buf[4096];
-        snprintf(buf, sizeof buf, "%s", list);
-        for (char *q = buf; *q; q++)
-            if (*q == '"')
-                *q = ' ';
-        if (lmb_parse_cpulist(buf, s->custom, LMB_MAX_CPUS, &s->ncustom, why, sizeof why) != 0) {
+        if (parse_custom(env + 6, s, why, sizeof why) != 0) {
             snprintf(err, errlen, "LMBENCH_SCHED=CUSTOM: %s", why);
             return -1;
         }

@@ -72,11 +72,9 @@ int lmb_suite_run(int argc, char **argv)
     };
     unsigned total = 6 + 10 * 9 + 2, idx = 0, failures = 0;
     struct lmb_host h;
-    char mb[32];
-    int saved_err, rc;
+    int saved_err;
     time_t now = time(NULL);
 
-    (void)argv;
     if (argc > 1) {
         if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
             puts("Usage: lmbench run\nRuns the default profile and prints the classic results on stdout.");
@@ -128,11 +126,10 @@ int lmb_suite_run(int argc, char **argv)
         if (run_one(a, ++idx, total) != LMB_EXIT_OK)
             failures++;
     }
-    snprintf(mb, sizeof mb, "%u", failures);
     if (progress != NULL) {
-        fprintf(progress, "lmbench run: done, %s of %u steps failed\n", mb, total);
+        fprintf(progress, "lmbench run: done, %u of %u steps failed\n", failures, total);
         fclose(progress);
+        progress = NULL;
     }
-    rc = failures ? LMB_EXIT_FAILED : LMB_EXIT_OK;
-    return rc;
+    return failures ? LMB_EXIT_FAILED : LMB_EXIT_OK;
 }
