@@ -105,6 +105,7 @@ int main(int argc, char **argv)
         return lmb_command_main(b, name, argc, argv);
 
     if (argc < 2) {
+        fprintf(stderr, "lmbench: missing command\n");
         usage(stderr);
         return LMB_EXIT_USAGE;
     }

@@ -70,7 +70,7 @@ static void run_open(uint64_t n, void *s)
     struct syscall_state *st = s;
 
     for (uint64_t i = 0; i < n; i++) {
-        int fd = open(st->path, O_RDONLY);
+        int fd = open(st->path, O_RDONLY | O_NONBLOCK);
         if (fd < 0)
             lmb_abort_copy("open %s: %s", st->path, strerror(errno));
         close(fd);
@@ -152,7 +152,7 @@ static int lat_syscall_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_record_param_str(&rec, "file", made_tmp ? "(temporary file)" : st.path);
         if (v->run == run_fstat) {
             st.open_path = st.path;
-            st.open_flags = O_RDONLY;
+            st.open_flags = O_RDONLY | O_NONBLOCK;
         }
     } else {
         if (argc == 2)

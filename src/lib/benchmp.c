@@ -268,8 +268,11 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
     }
     for (unsigned i = 0; i < P; i++) {
         if (reps[i].status != LMB_OK) {
-            lmb_result_set_status(res, (enum lmb_status)reps[i].status, "%s%s", reps[i].reason,
-                                  P > 1 ? " (in one copy)" : "");
+            if (P > 1)
+                lmb_result_set_status(res, (enum lmb_status)reps[i].status, "%s (copy %u of %u)",
+                                      reps[i].reason, i + 1, P);
+            else
+                lmb_result_set_status(res, (enum lmb_status)reps[i].status, "%s", reps[i].reason);
             goto out;
         }
         if (WIFSIGNALED(wst[i])) {

@@ -26,13 +26,19 @@ void lmb_clock_measure(struct lmb_clock *c)
         if (best < 0 || per < best)
             best = per;
     }
-    for (int r = 0; r < ROUNDS * READS; r++) {
+    /* Bounded: a clock that never moves gives up after `left` reads, and a coarse
+     * one is watched for 0.1 s at most once it has been seen to step. */
+    uint64_t first = lmb_now(c);
+    long left = 10000000;
+    for (int r = 0; r < ROUNDS * READS && left > 0; r++) {
         uint64_t a = lmb_now(c), b;
         do {
             b = lmb_now(c);
-        } while (b == a && r < ROUNDS * READS);
+        } while (b == a && --left > 0);
         if (b > a && (gran == 0 || b - a < gran))
             gran = b - a;
+        if (gran != 0 && b - first > 100000000)
+            break;
     }
     c->overhead_ns = best;
     c->granularity_ns = (double)gran;

@@ -133,7 +133,9 @@ int lmb_parse_cpulist(const char *s, int *cpus, int max, int *n, char *err, size
 {
     const char *p = s;
     int count = 0;
+    uint64_t seen[65536 / 64];   /* CPUs already listed: max bounds distinct CPUs */
 
+    memset(seen, 0, sizeof seen);
     if (s == NULL) {
         snprintf(err, errlen, "empty CPU list");
         return -1;
@@ -161,6 +163,9 @@ int lmb_parse_cpulist(const char *s, int *cpus, int max, int *n, char *err, size
             return -1;
         }
         for (uint64_t c = lo; c <= hi; c++) {
+            if (seen[c / 64] & (1ULL << (c % 64)))
+                continue;
+            seen[c / 64] |= 1ULL << (c % 64);
             if (count >= max) {
                 snprintf(err, errlen, "CPU list '%s' is too long", s);
                 return -1;
@@ -173,13 +178,6 @@ int lmb_parse_cpulist(const char *s, int *cpus, int max, int *n, char *err, size
         return -1;
     }
     qsort(cpus, (size_t)count, sizeof cpus[0], cmp_int);
-    {
-        int w = 1;
-        for (int r = 1; r < count; r++)
-            if (cpus[r] != cpus[w - 1])
-                cpus[w++] = cpus[r];
-        count = w;
-    }
     *n = count;
     return 0;
 }

@@ -1,0 +1,443 @@
+# tests/cli/lib.sh: a small TAP library for the command tests, sourced by each
+# tests/cli/NAME.t (POSIX sh). Nothing here depends on timing values: the
+# tests check formats, exit statuses, statuses and invariants only.
+#
+#   . "$(dirname "$0")/lib.sh"
+#   run "$BIN/lat_syscall" -N 3 null        # sets RC, OUT, ERR ($T/out, $T/err)
+#   is "$RC" 0 "exit status 0"
+#   like "$ERR" '^Simple syscall: ' "classic line"
+#   done_testing
+#
+# Environment: LMBENCH_BUILD, the build directory (default: ../../build from
+# this script). ENOUGH=1000 (1 ms intervals) keeps every run short.
+
+LC_ALL=C
+export LC_ALL
+unset LMBENCH_SCHED LC_NUMERIC 2>/dev/null || true
+
+TESTDIR=$(cd "$(dirname "$0")" && pwd)
+SRCROOT=$(cd "$TESTDIR/../.." && pwd)
+if [ -z "${LMBENCH_BUILD:-}" ]; then
+    LMBENCH_BUILD=$SRCROOT/build
+fi
+BIN=$LMBENCH_BUILD/bin
+LMBENCH=$BIN/lmbench
+ENOUGH=1000
+export ENOUGH LMBENCH_BUILD
+
+if [ ! -x "$LMBENCH" ]; then
+    echo "Bail out! no $LMBENCH (build first, or set LMBENCH_BUILD)"
+    exit 255
+fi
+
+# --- the per-test temporary directory, removed on any exit ------------------
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/lmbtest.XXXXXX") || {
+    echo "Bail out! cannot create a temporary directory"
+    exit 255
+}
+BG_PIDS=
+
+_cleanup() {
+    for _p in $BG_PIDS; do
+        kill -KILL "$_p" 2>/dev/null
+    done
+    rm -rf "$T"
+}
+trap _cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- TAP -----------------------------------------------------------------------
+
+_n=0
+_failed=0
+_planned=
+
+plan() {
+    _planned=$1
+    echo "1..$1"
+}
+
+# Prints its arguments as "# " diagnostic lines on stderr (what prove shows).
+diag() {
+    printf '%s\n' "$@" | sed 's/^/# /' >&2
+}
+
+# Diagnostic of a multi-line value: diag_text LABEL VALUE
+diag_text() {
+    if [ -z "$2" ]; then
+        diag "$1: (empty)"
+    else
+        diag "$1:"
+        printf '%s\n' "$2" | head -n 20 | sed 's/^/#     /' >&2
+    fi
+}
+
+pass() {
+    _n=$((_n + 1))
+    echo "ok $_n - $1"
+}
+
+fail() {
+    _n=$((_n + 1))
+    _failed=$((_failed + 1))
+    echo "not ok $_n - $1"
+    # Where the failing test came from, when the caller gave a context.
+    [ -n "${CONTEXT:-}" ] && diag "while: $CONTEXT"
+    return 0
+}
+
+skip() {
+    _n=$((_n + 1))
+    echo "ok $_n # skip $1"
+}
+
+# ok STATUS DESCRIPTION: passes when STATUS (usually $?) is 0.
+ok() {
+    if [ "$1" -eq 0 ] 2>/dev/null; then pass "$2"; else fail "$2"; fi
+}
+
+# check DESCRIPTION COMMAND [ARGS...]: passes when the command succeeds.
+check() {
+    _d=$1
+    shift
+    if "$@"; then
+        pass "$_d"
+    else
+        _ctx=${CONTEXT:-}
+        CONTEXT=
+        fail "$_d"
+        CONTEXT=$_ctx
+        diag "command failed: $*"
+    fi
+}
+
+# is GOT EXPECTED DESCRIPTION
+is() {
+    if [ "$1" = "$2" ]; then
+        pass "$3"
+    else
+        fail "$3"
+        diag_text "     got" "$1"
+        diag_text "expected" "$2"
+    fi
+}
+
+isnt() {
+    if [ "$1" != "$2" ]; then
+        pass "$3"
+    else
+        fail "$3"
+        diag_text "got (unwanted)" "$1"
+    fi
+}
+
+# like TEXT REGEX DESCRIPTION: some line of TEXT matches the extended regex.
+like() {
+    if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+        pass "$3"
+    else
+        fail "$3"
+        diag_text "text" "$1"
+        diag "does not match: $2"
+    fi
+}
+
+# unlike TEXT REGEX DESCRIPTION: no line of TEXT matches.
+unlike() {
+    if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+        fail "$3"
+        diag_text "text" "$1"
+        diag "matches (it should not): $2"
+    else
+        pass "$3"
+    fi
+}
+
+# all_like TEXT REGEX DESCRIPTION: TEXT is not empty and every line matches.
+all_like() {
+    if [ -n "$1" ] && ! printf '%s\n' "$1" | grep -Evq -- "$2"; then
+        pass "$3"
+    else
+        fail "$3"
+        diag_text "text" "$1"
+        diag "not every line matches: $2"
+    fi
+}
+
+# one_line_like TEXT REGEX DESCRIPTION: TEXT is exactly one line, matching.
+one_line_like() {
+    if [ "$(count_lines "$1")" = 1 ] && printf '%s\n' "$1" | grep -Eq -- "$2"; then
+        pass "$3"
+    else
+        fail "$3"
+        diag_text "text" "$1"
+        diag "is not one line matching: $2"
+    fi
+}
+
+# Ends the script: prints the plan if none was given and exits non-zero when a
+# test failed or the count is off.
+done_testing() {
+    if [ -z "$_planned" ]; then
+        echo "1..$_n"
+    elif [ "$_planned" -ne "$_n" ]; then
+        diag "planned $_planned tests but ran $_n"
+        exit 255
+    fi
+    [ "$_failed" -gt 254 ] && _failed=254
+    exit "$_failed"
+}
+
+# --- running commands ------------------------------------------------------------
+
+# run COMMAND [ARGS...]: runs it with stdin from /dev/null; sets RC, OUT and
+# ERR (also left in $T/out and $T/err, byte for byte, for checks that care
+# about trailing blank lines). Never stops the script.
+run() {
+    "$@" </dev/null >"$T/out" 2>"$T/err"
+    RC=$?
+    OUT=$(cat "$T/out")
+    ERR=$(cat "$T/err")
+    CONTEXT="$*"
+    return 0
+}
+
+# run_json COMMAND [ARGS...]: as run, and keeps stdout in $T/json.
+run_json() {
+    run "$@"
+    cp "$T/out" "$T/json"
+}
+
+# Number of lines of a text (0 for empty).
+count_lines() {
+    if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l | tr -d ' '; fi
+}
+
+# usage_error NAME COMMAND [ARGS...]: one test point that COMMAND exits 2,
+# prints nothing on stdout, and on stderr exactly "NAME: <message>" then a
+# "Usage: NAME ..." line.
+usage_error() {
+    _name=$1
+    shift
+    run "$@"
+    _desc="bad usage exits 2 with '$_name: ...' and Usage: $(_show_args "$@")"
+    _why=
+    [ "$RC" = 2 ] || _why="$_why exit status $RC (want 2);"
+    [ -z "$OUT" ] || _why="$_why stdout not empty;"
+    [ "$(count_lines "$ERR")" = 2 ] || _why="$_why stderr has $(count_lines "$ERR") lines (want 2);"
+    printf '%s\n' "$ERR" | sed -n 1p | grep -Eq "^$_name: [^ ]" ||
+        _why="$_why first stderr line is not '$_name: <message>';"
+    printf '%s\n' "$ERR" | sed -n 2p | grep -Eq "^Usage: $_name( |\$)" ||
+        _why="$_why second stderr line is not 'Usage: $_name ...';"
+    if [ -z "$_why" ]; then
+        pass "$_desc"
+    else
+        fail "$_desc"
+        diag "$_why"
+        diag_text "stdout" "$OUT"
+        diag_text "stderr" "$ERR"
+    fi
+}
+
+# The arguments of a command for a test description: the program's base name,
+# "" for empty arguments.
+_show_args() {
+    _s=
+    for _a in "$@"; do
+        case "$_a" in
+        "") _a='""' ;;
+        */*) _a=${_a##*/} ;;
+        esac
+        _s="$_s $_a"
+    done
+    printf '%s' "${_s# }"
+}
+
+# --- JSON ------------------------------------------------------------------------
+
+HAVE_JQ=no
+command -v jq >/dev/null 2>&1 && HAVE_JQ=yes
+
+# json_ok FILE FILTER DESCRIPTION [SHOW]: passes when jq -e FILTER is true on
+# FILE; on failure shows jq SHOW (default: the start of the document).
+json_ok() {
+    if [ "$HAVE_JQ" != yes ]; then
+        skip "$3 (jq is not installed)"
+        return
+    fi
+    if jq -e "$2" "$1" >/dev/null 2>"$T/jq.err"; then
+        pass "$3"
+    else
+        fail "$3"
+        diag "jq filter false: $2"
+        [ -s "$T/jq.err" ] && diag_text "jq" "$(cat "$T/jq.err")"
+        if [ -n "${4:-}" ]; then
+            diag_text "$4" "$(jq -c "$4" "$1" 2>&1)"
+        else
+            diag_text "document (start)" "$(head -c 1500 "$1")"
+        fi
+    fi
+}
+
+# json_checks FILE: many jq checks of one document in a single jq run (jq
+# takes a tenth of a second to start). The checks come on stdin: a line of
+# description, then the filter on lines that start with white space; each is a
+# test point that passes when every output of the filter is true.
+#
+#   json_checks "$T/json" <<'EOF'
+#   schema
+#       .schema == "lmbench-results"
+#   EOF
+json_checks() {
+    _jf=$1
+    awk -v D="$T/checks.desc" -v F="$T/checks.f" -v P="$T/checks.jq" '
+        /^[ \t]*$/ { next }
+        /^[ \t]/ { sub(/^[ \t]+/, ""); f[n] = f[n] " " $0; next }
+        { n++; d[n] = $0; f[n] = "" }
+        END {
+            printf "" > D; printf "" > F
+            printf "[" > P
+            for (i = 1; i <= n; i++) {
+                print d[i] > D
+                print f[i] > F
+                printf "%s(try ([%s] | length > 0 and all) catch false)", (i > 1 ? ",\n" : ""), f[i] > P
+            }
+            print "] | .[]" > P
+        }'
+    if [ "$HAVE_JQ" != yes ]; then
+        while IFS= read -r _d; do skip "$_d (jq is not installed)"; done <"$T/checks.desc"
+        return
+    fi
+    if ! jq -r -f "$T/checks.jq" "$_jf" >"$T/checks.res" 2>"$T/jq.err"; then
+        : >"$T/checks.res"
+    fi
+    _i=0
+    while IFS= read -r _d; do
+        _i=$((_i + 1))
+        _r=$(sed -n "${_i}p" "$T/checks.res")
+        if [ "$_r" = true ]; then
+            pass "$_d"
+        else
+            fail "$_d"
+            diag "jq filter false:$(sed -n "${_i}p" "$T/checks.f")"
+            [ -s "$T/jq.err" ] && diag_text "jq" "$(cat "$T/jq.err")"
+            [ -s "$_jf" ] || diag "(stdout was empty)"
+        fi
+    done <"$T/checks.desc"
+}
+
+# json_get FILE FILTER: prints jq -r FILTER (empty without jq).
+json_get() {
+    [ "$HAVE_JQ" = yes ] && jq -r "$2" "$1" 2>/dev/null
+}
+
+# Whether this build has JSON output (built with jansson) and jq is here.
+_JSON_USABLE=
+json_usable() {
+    if [ -z "$_JSON_USABLE" ]; then
+        _JSON_USABLE=no
+        if [ "$HAVE_JQ" = yes ]; then
+            "$BIN/lat_syscall" --json -N 1 null >/dev/null 2>&1
+            [ $? -ne 3 ] && _JSON_USABLE=yes
+        fi
+    fi
+    [ "$_JSON_USABLE" = yes ]
+}
+
+# --- processes and temporary files -----------------------------------------------
+
+# A marker for the environment of the commands a test starts, unique to this
+# script run.
+new_tag() {
+    echo "$$-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')-$_n"
+}
+
+# Prints the pids of the processes whose environment holds LMB_TEST_TAG=TAG.
+# Entries that vanish or cannot be read are skipped.
+tagged_pids() {
+    grep -lsazxF -- "LMB_TEST_TAG=$1" /proc/[0-9]*/environ 2>/dev/null |
+        sed -e 's|^/proc/||' -e 's|/environ$||'
+}
+
+# no_process_left TAG DESCRIPTION [WAIT_TENTHS]: passes when no process with the
+# marker exists, polling up to WAIT_TENTHS tenths of a second (default 0: the
+# command's copies must already be gone when it has exited).
+no_process_left() {
+    _tries=${3:-0}
+    while :; do
+        _left=$(tagged_pids "$1")
+        [ -z "$_left" ] && break
+        [ "$_tries" -le 0 ] && break
+        _tries=$((_tries - 1))
+        sleep 0.1
+    done
+    if [ -z "$_left" ]; then
+        pass "$2"
+    else
+        fail "$2"
+        for _p in $_left; do
+            diag "left behind: pid $_p: $(tr '\0' ' ' </proc/"$_p"/cmdline 2>/dev/null)"
+            BG_PIDS="$BG_PIDS $_p"
+        done
+    fi
+}
+
+# wait_for DESC TENTHS COMMAND...: polls COMMAND every 0.05 s until it succeeds,
+# at most TENTHS tenths of a second. Returns its last status.
+wait_for() {
+    _limit=$(($2 * 2))
+    shift 2
+    while ! "$@"; do
+        _limit=$((_limit - 1))
+        [ "$_limit" -le 0 ] && return 1
+        sleep 0.05
+    done
+    return 0
+}
+
+# A non-interactive shell starts background commands with SIGINT ignored; GNU
+# env can give the command the default disposition back, as from a terminal.
+if env --default-signal=INT true 2>/dev/null; then
+    _ENV_SIG=--default-signal=INT
+else
+    _ENV_SIG=
+fi
+
+# Starts COMMAND in the background with LMB_TEST_TAG=TAG in its environment,
+# stdout and stderr to $T/bg.out and $T/bg.err. Sets BG (its pid).
+start_bg() {
+    _tag=$1
+    shift
+    env $_ENV_SIG LMB_TEST_TAG="$_tag" "$@" </dev/null >"$T/bg.out" 2>"$T/bg.err" &
+    BG=$!
+    BG_PIDS="$BG_PIDS $BG"
+}
+
+# Waits for the background command; sets BG_RC.
+wait_bg() {
+    wait "$BG" 2>/dev/null
+    BG_RC=$?
+    _keep=
+    for _p in $BG_PIDS; do
+        [ "$_p" = "$BG" ] || _keep="$_keep $_p"
+    done
+    BG_PIDS=$_keep
+}
+
+# Counts processes with the marker (for polling).
+tagged_count_at_least() {
+    [ "$(tagged_pids "$1" | wc -l)" -ge "$2" ]
+}
+
+# Whether a file has at least one line.
+has_lines() {
+    [ -s "$1" ] && [ "$(wc -l <"$1")" -ge "${2:-1}" ]
+}
+
+# Lists the lmbench temporary files in a directory.
+lmbench_tmpfiles() {
+    ls -A "$1" 2>/dev/null | grep '^lmbench' || true
+}
