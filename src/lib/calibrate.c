@@ -20,7 +20,7 @@ int lmb_interval_ns(const struct lmb_clock *c, double min_time_s, const char *en
                     uint64_t *out, char *err, size_t errlen)
 {
     if (min_time_s > 0.0) {
-        *out = (uint64_t)(min_time_s * 1e9);
+        *out = min_time_s >= 3600.0 ? 3600000000000ULL : (uint64_t)(min_time_s * 1e9);
         if (*out == 0)
             *out = 1;
         return 0;

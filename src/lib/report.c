@@ -79,13 +79,14 @@ bool lmb_unit_higher_is_better(enum lmb_unit u)
     return u == LMB_UNIT_MBS;
 }
 
-/* Samples arrive in SI (ns per operation, bytes per second). */
-static double unit_scale(enum lmb_unit u)
+/* Samples arrive in SI (ns per operation, bytes per second); a value in the
+ * record's unit is the sample divided by this. */
+static double unit_divisor(enum lmb_unit u)
 {
     switch (u) {
-    case LMB_UNIT_US: return 1e-3;
+    case LMB_UNIT_US: return 1e3;
     case LMB_UNIT_NS: return 1.0;
-    case LMB_UNIT_MBS: return 1e-6;
+    case LMB_UNIT_MBS: return 1e6;
     }
     return 1.0;
 }
@@ -138,7 +139,7 @@ void lmb_record_param_bool(struct lmb_record *r, const char *key, bool v)
 
 int lmb_record_finish(struct lmb_record *r, struct lmb_result *res)
 {
-    double scale = unit_scale(r->unit);
+    double divisor = unit_divisor(r->unit);
 
     r->result = *res;
     memset(res, 0, sizeof *res);
@@ -152,7 +153,7 @@ int lmb_record_finish(struct lmb_record *r, struct lmb_result *res)
         return -1;
     }
     for (size_t i = 0; i < r->result.n; i++)
-        r->values[i] = r->result.samples[i] * scale;
+        r->values[i] = r->result.samples[i] / divisor;
     if (lmb_stats_compute(r->values, r->result.n, &r->stats) != 0) {
         if (r->result.status == LMB_OK)
             lmb_result_set_status(&r->result, LMB_FAILED, "a sample is not a finite number");
@@ -331,6 +332,76 @@ static void put(json_t *obj, const char *key, json_t *v, bool *ok)
         *ok = false;
 }
 
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one. */
+static size_t utf8_seq(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    unsigned char lo = 0x80, hi = 0xBF;
+    size_t n;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;   /* no UTF-16 surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;   /* nothing above U+10FFFF */
+    } else {
+        return 0;
+    }
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+/* A JSON string of text that may not be UTF-8 (file names, truncated
+ * parameters, what the system reports): each byte that does not start a valid
+ * sequence becomes U+FFFD, so the document is never lost to one bad byte. */
+static json_t *text_json(const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t len = strlen(text), o = 0;
+    char *buf;
+    json_t *j;
+
+    size_t valid = 0, n;
+    while (valid < len && (n = utf8_seq(s + valid)) != 0)
+        valid += n;
+    if (valid == len)
+        return json_string(text);
+    buf = malloc(len * 3 + 1);
+    if (buf == NULL)
+        return NULL;
+    for (size_t i = 0; i < len;) {
+        n = utf8_seq(s + i);
+        if (n == 0) {
+            memcpy(buf + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            i++;
+        } else {
+            memcpy(buf + o, s + i, n);
+            o += n;
+            i += n;
+        }
+    }
+    buf[o] = '\0';
+    j = json_string(buf);
+    free(buf);
+    return j;
+}
+
 static json_t *real_or_null(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
@@ -382,13 +453,13 @@ json_t *lmb_record_json(const struct lmb_record *r)
         json_decref(params);
         return NULL;
     }
-    put(o, "benchmark", json_string(r->benchmark), &ok);
-    put(o, "case", r->case_name[0] ? json_string(r->case_name) : json_null(), &ok);
+    put(o, "benchmark", text_json(r->benchmark), &ok);
+    put(o, "case", r->case_name[0] ? text_json(r->case_name) : json_null(), &ok);
     for (size_t i = 0; i < r->nparams; i++) {
         const struct lmb_param *p = &r->params[i];
         switch (p->type) {
         case LMB_PARAM_INT: put(params, p->key, json_integer((json_int_t)p->ival), &ok); break;
-        case LMB_PARAM_STR: put(params, p->key, json_string(p->sval), &ok); break;
+        case LMB_PARAM_STR: put(params, p->key, text_json(p->sval), &ok); break;
         case LMB_PARAM_BOOL: put(params, p->key, json_boolean(p->ival), &ok); break;
         }
     }
@@ -397,7 +468,7 @@ json_t *lmb_record_json(const struct lmb_record *r)
     put(o, "unit", json_string(lmb_unit_name(r->unit)), &ok);
     put(o, "better", json_string(lmb_unit_higher_is_better(r->unit) ? "higher" : "lower"), &ok);
     put(o, "status", json_string(lmb_status_name(res->status)), &ok);
-    put(o, "reason", res->reason[0] ? json_string(res->reason) : json_null(), &ok);
+    put(o, "reason", res->reason[0] ? text_json(res->reason) : json_null(), &ok);
     put(o, "headline", json_string(r->headline == LMB_HEAD_MIN ? "min" : "median"), &ok);
     put(o, "value", res->status == LMB_OK && r->has_stats ? real_or_null(r->value) : json_null(),
         &ok);
@@ -455,11 +526,11 @@ static json_t *host_json(const struct lmb_report *rep, bool *ok)
         *ok = false;
         return NULL;
     }
-    put(o, "hostname", json_string(h->hostname), ok);
+    put(o, "hostname", text_json(h->hostname), ok);
     uts = json_pack("{ssssssss}", "sysname", h->uts.sysname, "release", h->uts.release,
                     "version", h->uts.version, "machine", h->uts.machine);
     put(o, "uname", uts, ok);
-    cpu = json_pack("{sssIso}", "model", h->cpu_model, "online", (json_int_t)h->cpus_online,
+    cpu = json_pack("{sosIso}", "model", text_json(h->cpu_model), "online", (json_int_t)h->cpus_online,
                     "mhz", h->cpu_mhz > 0 ? json_real(h->cpu_mhz) : json_null());
     put(o, "cpu", cpu, ok);
     caches = json_array();
@@ -480,7 +551,7 @@ static json_t *host_json(const struct lmb_report *rep, bool *ok)
     put(o, "timer", timer, ok);
     warn = json_array();
     for (int i = 0; warn != NULL && i < h->nwarnings; i++)
-        json_array_append_new(warn, json_string(h->warnings[i]));
+        json_array_append_new(warn, text_json(h->warnings[i]));
     put(o, "warnings", warn, ok);
     return o;
 }
@@ -502,9 +573,9 @@ int lmb_report_print_json(const struct lmb_report *rep, FILE *out, const char *a
 
     args = json_array();
     if (args != NULL) {
-        json_array_append_new(args, json_string(argv0));
+        json_array_append_new(args, text_json(argv0));
         for (int i = 0; i < argc; i++)
-            json_array_append_new(args, json_string(argv[i]));
+            json_array_append_new(args, text_json(argv[i]));
     }
     cfg = json_object();
     if (cfg != NULL) {
@@ -516,7 +587,7 @@ int lmb_report_print_json(const struct lmb_report *rep, FILE *out, const char *a
         put(cfg, "interval_source", json_string(c->interval_source ? c->interval_source : "default"),
             &ok);
         put(cfg, "sched", json_string(c->sched ? c->sched : "DEFAULT"), &ok);
-        put(cfg, "cpus", c->cpus ? json_string(c->cpus) : json_null(), &ok);
+        put(cfg, "cpus", c->cpus ? text_json(c->cpus) : json_null(), &ok);
     }
     run = json_object();
     if (run != NULL) {
