@@ -127,7 +127,7 @@ check: all unit-tests
 	prove --exec '' $(UNIT_TESTS) $(ASAN_TESTS) $(sort $(wildcard tests/cli/*.t))
 
 bench: all
-	scripts/bench
+	B=$(B) scripts/bench
 
 # --- install -------------------------------------------------------------------
 
