@@ -223,16 +223,19 @@ void lmb_report_close(struct lmb_report *rep)
     rep->nrecords = rep->cap = 0;
 }
 
-/* "<prog>: <case> (key=value ...): <status>: <reason>": enough to tell which
- * point of a sweep it is about. */
+/* "<prog>: <case> (key=value ...): <status>: <reason>", the case and the
+ * parameters when there are any: enough to tell which point of a sweep it is
+ * about. */
 static void status_message(struct lmb_report *rep, const struct lmb_record *r)
 {
     FILE *f = rep->messages;
 
-    fprintf(f, "%s: %s", rep->prog, r->case_name[0] ? r->case_name : r->benchmark);
+    fputs(rep->prog, f);
+    if (r->case_name[0])
+        fprintf(f, ": %s", r->case_name);
     for (size_t i = 0; i < r->nparams; i++) {
         const struct lmb_param *p = &r->params[i];
-        fprintf(f, "%s%s=", i ? " " : " (", p->key);
+        fprintf(f, "%s%s=", i ? " " : r->case_name[0] ? " (" : ": (", p->key);
         switch (p->type) {
         case LMB_PARAM_INT: fprintf(f, "%lld", p->ival); break;
         case LMB_PARAM_STR: fputs(p->sval, f); break;
