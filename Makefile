@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lmbench: a clean-room implementation of the lmbench 3 micro-benchmarks.
 #
 #   make                 build everything into build/

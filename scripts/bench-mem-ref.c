@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bench-mem-ref: an independent memory bandwidth reference for `make bench`.
  *
  * Written from scratch for this project; it shares no code with bw_mem (nor with

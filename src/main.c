@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lmbench: one binary, many names. Called as a benchmark's name (a link), it is
  * that benchmark; called as `lmbench`, its first argument names a benchmark or a
  * suite verb. */

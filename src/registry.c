@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* The table of benchmark commands, generated from src/bench/. */
 #include "registry.h"
 
 #include <string.h>

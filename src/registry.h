@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The list of benchmark commands.
  *
  * How to add a benchmark command NAME (e.g. lat_pipe):

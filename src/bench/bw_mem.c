@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* bw_mem: memory bandwidth of reads, writes and copies over a buffer. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lat_mem_rd: memory load latency over working-set sizes, by pointer chasing. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lat_syscall: the cost of simple system calls. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* hello: the smallest program, the exec target lat_proc measures. */
 #include <unistd.h>
 

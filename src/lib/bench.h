@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The interface between a benchmark file and the harness.
  *
  * A benchmark file (src/bench/NAME.c) holds its state struct, its timed loops,

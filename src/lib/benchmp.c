@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lmb_measure: copies forked, released together, timed, gathered, always reaped. */
 #include "bench.h"
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* Choosing the iteration count of one timed interval, and warm-up. */
 #include "calibrate.h"
 
 #include <math.h>

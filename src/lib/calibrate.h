@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Choosing how many iterations make one timed interval. */
 #ifndef LMB_CALIBRATE_H
 #define LMB_CALIBRATE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Nothing outlives the command: temporary files are removed and child
  * processes killed on exit and on SIGINT, SIGTERM and SIGHUP. */
 #ifndef LMB_CLEANUP_H

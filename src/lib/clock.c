@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* The monotonic clock, with its cost and granularity measured at start-up. */
 #include "clock.h"
 
 #include <time.h>

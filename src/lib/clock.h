@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The clock every measurement reads, with its measured cost and granularity.
  * Benchmarks never read time themselves: they hand a loop to the harness. */
 #ifndef LMB_CLOCK_H

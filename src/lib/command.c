@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Running one benchmark command: common options, usage and help generated from
  * the descriptor, set-up of the clock, placement and report, exit status. */
 #include "command.h"

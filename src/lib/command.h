@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Running a benchmark command, and the help generated from its descriptor. */
 #ifndef LMB_COMMAND_H
 #define LMB_COMMAND_H

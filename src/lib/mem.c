@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* Page-backed buffers and the widest vector instruction set available. */
 #include "mem.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Memory for benchmarks: page-backed buffers, and the widest vector code the CPU
  * running the binary offers. */
 #ifndef LMB_MEM_H

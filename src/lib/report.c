@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* Records and the classic lines, status messages and report collection. */
 #include "report.h"
 #include "report_json.h"
 

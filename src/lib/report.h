@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Results as values, and the one module that renders them: the classic lmbench 3
  * lines, status messages and the JSON records of doc/results-schema.md. */
 #ifndef LMB_REPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The JSON rendering of one record (for tests and the suite; needs jansson). */
 #ifndef LMB_REPORT_JSON_H
 #define LMB_REPORT_JSON_H

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* LMBENCH_SCHED and --cpus: where each process of a measurement runs. */
 #include "sched.h"
 
 #include <ctype.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Where the processes of a measurement run: LMBENCH_SCHED and --cpus. */
 #ifndef LMB_SCHED_H
 #define LMB_SCHED_H

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* Strict parsers for sizes, counts, seconds and CPU lists. */
 #include "sizes.h"
 
 #include <ctype.h>

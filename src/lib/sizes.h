@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Strict parsing of sizes, counts, durations and CPU lists given on the command line. */
 #ifndef LMB_SIZES_H
 #define LMB_SIZES_H

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* Descriptive statistics: quantiles, mean, stdev, CV, the median's 95% CI. */
 #include "stats.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Descriptive statistics of a set of samples. */
 #ifndef LMB_STATS_H
 #define LMB_STATS_H

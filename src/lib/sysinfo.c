@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT
+/* Facts about the machine from uname, /proc and sysfs. */
 #include "sysinfo.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Facts about the machine: CPU, caches, memory, load, and what may skew results. */
 #ifndef LMB_SYSINFO_H
 #define LMB_SYSINFO_H

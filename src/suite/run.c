@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* lmbench run: the suite's default profile.
  *
  * For now this runs the foundation benchmarks (lat_syscall, bw_mem, lat_mem_rd)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Suite verbs of the lmbench binary. */
 #ifndef LMB_SUITE_H
 #define LMB_SUITE_H

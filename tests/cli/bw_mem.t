@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bw_mem: classic lines for every operation, --json, bad input, -P, statuses,
 # timeout.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # lat_mem_rd: the stride blocks of the classic output, -t, sizes, --json, bad
 # input, -P, statuses, timeout and SIGINT.
 . "$(dirname "$0")/lib.sh"

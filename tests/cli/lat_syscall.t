@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # lat_syscall: classic lines, --json, bad input, -P, placement, statuses,
 # timeouts, signals and temporary files.
 . "$(dirname "$0")/lib.sh"

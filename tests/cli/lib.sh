@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/cli/lib.sh: a small TAP library for the command tests, sourced by each
 # tests/cli/NAME.t (POSIX sh). Nothing here depends on timing values: the
 # tests check formats, exit statuses, statuses and invariants only.

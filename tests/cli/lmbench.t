@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # lmbench, the multi-call binary: `lmbench CMD ...` is `CMD ...`; list, help,
 # version; dispatch on the name it is called by.
 . "$(dirname "$0")/lib.sh"

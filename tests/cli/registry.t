@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The registry: every src/bench/NAME.c is a command with its link, its man page,
 # its test script, its line in `lmbench list` and its --help; and nothing is
 # listed that has no file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of src/lib/calibrate.c and src/lib/clock.c on fake clocks: time moves
  * only when the fake operation runs (iters * cost) and, optionally, by a fixed
  * amount on every read. Nothing here reads real time. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of src/lib/report.c: records, classic lines and JSON records. */
 #include <setjmp.h>
 #include <stdarg.h>

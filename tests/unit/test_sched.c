@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of src/lib/sched.c: LMBENCH_SCHED and --cpus parsing, and the
  * placement of processes. Independent of the machine: the CPUs used are read
  * from our own affinity, and the mapping is checked on hand-made sets. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of src/lib/sizes.c: strict parsing of sizes, counts, numbers and
  * CPU lists. */
 #include <setjmp.h>

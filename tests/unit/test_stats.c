@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unit tests of src/lib/stats.c against hand-computed values. */
 #include <setjmp.h>
 #include <stdarg.h>
