@@ -436,20 +436,17 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
     rec.classic = LMB_CLASSIC_SIZE_MBS;
     rec.classic_x = (double)size;
 
-    if (lmb_memory_fits(bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != 0) {
-        memset(&res, 0, sizeof res);
-        lmb_result_set_status(&res, LMB_FAILED, "%s", err);
-    } else {
-        t = (struct lmb_timed){
-            .init = bw_init,
-            .run = v->run,
-            .cleanup = bw_cleanup,
-            .state = &st,
-            .metric = LMB_METRIC_BANDWIDTH,
-            .per_iter = (double)size,
-        };
-        lmb_measure(ctx, &t, &res);
-    }
+    if (lmb_memory_fits(bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    t = (struct lmb_timed){
+        .init = bw_init,
+        .run = v->run,
+        .cleanup = bw_cleanup,
+        .state = &st,
+        .metric = LMB_METRIC_BANDWIDTH,
+        .per_iter = (double)size,
+    };
+    lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
     return LMB_EXIT_OK;
 }

@@ -176,11 +176,8 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         strides[nstrides++] = (uint64_t)lmb_cache_line_size();
     if (lmb_memory_fits(len, ctx->opt.parallel, err, sizeof err) != 0) {
         struct lmb_record rec;
-        struct lmb_result res = { 0 };
         point_record(&rec, ctx, random, len, strides[0]);
-        lmb_result_set_status(&res, LMB_FAILED, "%s", err);
-        lmb_report_add(&ctx->report, &rec, &res);
-        return LMB_EXIT_OK;
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     }
 
     for (size_t k = 0; k < nstrides; k++) {

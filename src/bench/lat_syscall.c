@@ -140,13 +140,9 @@ static int lat_syscall_main(struct lmb_ctx *ctx, int argc, char **argv)
             snprintf(st.path, sizeof st.path, "%s", argv[1]);
         } else {
             int fd = lmb_tmpfile("lmbench-syscall", st.path, sizeof st.path);
-            if (fd < 0) {
-                memset(&res, 0, sizeof res);
-                lmb_result_set_status(&res, LMB_FAILED, "cannot create a temporary file: %s",
-                                      strerror(errno));
-                lmb_report_add(&ctx->report, &rec, &res);
-                return LMB_EXIT_OK;
-            }
+            if (fd < 0)
+                return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
+                                             "cannot create a temporary file: %s", strerror(errno));
             close(fd);
             made_tmp = true;
         }

@@ -73,6 +73,7 @@ struct lmb_bench {
     size_t nvariants;
     const char *(*supported)(void);         /* NULL when it can run here, else why not */
     int (*main)(struct lmb_ctx *ctx, int argc, char **argv);
+    bool classic_on_stdout;                 /* classic lines on stdout (mhz, line ...), not stderr */
 };
 
 /* Options every command shares, parsed once by the harness. */
@@ -143,6 +144,14 @@ struct lmb_timed {
  * must be handed to lmb_report_add (which takes its memory) or freed with
  * lmb_result_free. */
 void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_result *res);
+
+/* Reports rec as not measured: status s (LMB_FAILED, LMB_SKIPPED ...) with the
+ * reason, for a benchmark that fails before it measures (a file that cannot be
+ * made, a size that does not fit). Returns LMB_EXIT_OK so that a main function
+ * can `return lmb_report_unmeasured(...)`: the exit status then follows from the
+ * records. */
+int lmb_report_unmeasured(struct lmb_ctx *ctx, struct lmb_record *rec, enum lmb_status s,
+                          const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* From a timed loop, in a copy, when an operation fails: the measurement ends
  * with status failed and this reason. Does not return. */

@@ -131,6 +131,21 @@ void lmb_print_help(FILE *f, const struct lmb_bench *b, const char *prog)
                "See %s(1).\n", b->name);
 }
 
+int lmb_report_unmeasured(struct lmb_ctx *ctx, struct lmb_record *rec, enum lmb_status s,
+                          const char *fmt, ...)
+{
+    struct lmb_result res;
+    va_list ap;
+
+    memset(&res, 0, sizeof res);
+    res.status = s;
+    va_start(ap, fmt);
+    vsnprintf(res.reason, sizeof res.reason, fmt, ap);
+    va_end(ap);
+    lmb_report_add(&ctx->report, rec, &res);
+    return LMB_EXIT_OK;
+}
+
 int lmb_usage_error(const struct lmb_ctx *ctx, const char *fmt, ...)
 {
     va_list ap;
@@ -345,6 +360,8 @@ int lmb_command_main(const struct lmb_bench *b, const char *prog, int argc, char
     }
 
     lmb_report_open(&ctx->report, prog, ctx->opt.json);
+    if (b->classic_on_stdout)
+        ctx->report.classic = stdout;
     ctx->report.clock = &ctx->clock;
     ctx->report.config = (struct lmb_run_config){
         .parallel = ctx->opt.parallel,
