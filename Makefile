@@ -32,7 +32,7 @@ JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson)
 endif
 
 WARN := -Wall -Wextra $(if $(WERROR),-Werror)
-LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -Isrc -I$(B)/gen $(JSON_CFLAGS)
+LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Isrc -I$(B)/gen $(JSON_CFLAGS)
 ALL_CFLAGS = $(LMB_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP
 LIBS := $(JSON_LIBS) -lm
 
@@ -41,7 +41,7 @@ BENCH_SRCS := $(sort $(wildcard src/bench/*.c))
 SUITE_SRCS := $(sort $(wildcard src/suite/*.c))
 BENCH_NAMES := $(notdir $(BENCH_SRCS:.c=))
 # Commands users call directly go to bin; helpers the runner calls to libexec.
-BIN_NAMES := $(filter bw_% lat_%,$(BENCH_NAMES))
+BIN_NAMES := $(filter bw_% lat_% lmdd,$(BENCH_NAMES))
 LIBEXEC_NAMES := $(filter-out $(BIN_NAMES),$(BENCH_NAMES))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)

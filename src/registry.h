@@ -8,7 +8,7 @@
  *   2. tests/cli/NAME.t: its TAP script (classic line format, --json, bad input).
  *   3. doc/NAME.1: its man page.
  * tests/cli/registry.t checks that every command has all three. Names that start
- * with bw_ or lat_ are installed in $(PREFIX)/bin, the others in
+ * with bw_ or lat_, and lmdd, are installed in $(PREFIX)/bin, the others in
  * $(PREFIX)/libexec/lmbench.
  */
 #ifndef LMB_REGISTRY_H

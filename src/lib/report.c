@@ -195,6 +195,40 @@ size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len)
     case LMB_CLASSIC_MEMLAT:
         n = snprintf(buf, len, "%.5f %.3f\n", r->classic_x / (1024.0 * 1024.0), r->value);
         break;
+
+    /* --- shapes of the operating-system benchmarks ------------------------- */
+    case LMB_CLASSIC_MB_US:
+        /* lmbench 3 printed small latencies with three decimals, others whole. */
+        n = snprintf(buf, len, r->value < 10.0 ? "%.6f %.3f\n" : "%.6f %.0f\n",
+                     r->classic_x / 1e6, r->value);
+        break;
+    case LMB_CLASSIC_LMDD: {
+        double mbs = r->value, mb = r->classic_x / 1e6;
+        switch (r->classic_mode) {
+        case LMB_LMDD_MBS:
+            n = snprintf(buf, len, "%s%.2f MB/sec\n", r->label, mbs);
+            break;
+        case LMB_LMDD_SECS:
+            n = snprintf(buf, len, "%s%.4f secs\n", r->label, mb / mbs);
+            break;
+        case LMB_LMDD_KBS:
+            n = snprintf(buf, len, "%s%.0f KB/sec\n", r->label, mbs * 1e3);
+            break;
+        default:
+            n = snprintf(buf, len, "%s%.4f MB in %.4f secs, %.4f MB/sec\n", r->label, mb,
+                         mb / mbs, mbs);
+            break;
+        }
+        break;
+    }
+    case LMB_CLASSIC_COUNT_2F:
+        n = snprintf(buf, len, "%.0f %.2f\n", r->classic_x, r->value);
+        break;
+    case LMB_CLASSIC_CTX_OVR:
+        n = snprintf(buf, len, "\n\"size=%.0fk ovr=%.2f\n", r->classic_x, r->value);
+        break;
+    case LMB_CLASSIC_FS_PAIR:
+        return 0;   /* needs both records: lmb_report_add_pair */
     }
     if (n < 0)
         return 0;
@@ -280,6 +314,42 @@ void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_res
         fflush(rep->classic);
     }
     lmb_record_free(r);
+}
+
+/* --- two records, one line (operating-system benchmarks) ------------------ */
+
+void lmb_report_add_pair(struct lmb_report *rep, struct lmb_record *a, struct lmb_result *ra,
+                         struct lmb_record *b, struct lmb_result *rb)
+{
+    struct lmb_record *r[2] = { a, b };
+    struct lmb_result *res[2] = { ra, rb };
+    char line[512];
+    int n = 0;
+
+    if (rep->json) {
+        lmb_report_add(rep, a, ra);
+        lmb_report_add(rep, b, rb);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        lmb_record_finish(r[i], res[i]);
+        rep->counts[r[i]->result.status]++;
+        if (r[i]->result.status != LMB_OK)
+            status_message(rep, r[i]);
+    }
+    if (a->classic == LMB_CLASSIC_FS_PAIR && a->result.status == LMB_OK && a->has_stats &&
+        b->result.status == LMB_OK && b->has_stats && a->value > 0 && b->value > 0) {
+        /* Size in KiB, files per sample, then operations per second of each
+         * record (their values are microseconds per operation). */
+        n = snprintf(line, sizeof line, "%.0fk\t%.0f\t%.0f\t%.0f\n", floor(a->classic_x / 1024.0),
+                     a->classic_y, 1e6 / a->value, 1e6 / b->value);
+    }
+    if (n > 0 && (size_t)n < sizeof line) {
+        fputs(line, rep->classic);
+        fflush(rep->classic);
+    }
+    lmb_record_free(a);
+    lmb_record_free(b);
 }
 
 void lmb_report_marker(struct lmb_report *rep, const char *fmt, ...)

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+/* Files for the file and VM benchmarks: input checks, -C clones, copy ids,
+ * summing data read. */
+#include "files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+const char *lmb_quote_arg(const char *in, char *out, size_t len)
+{
+    size_t o = 0, n = 0;
+
+    if (len == 0)
+        return out;
+    for (const unsigned char *s = (const unsigned char *)in; *s && o + 5 < len; s++, n++) {
+        if (n == 64) {
+            if (o + 4 < len)
+                o += (size_t)snprintf(out + o, len - o, "...");
+            break;
+        }
+        if (*s < 0x20 || *s == 0x7f)
+            o += (size_t)snprintf(out + o, len - o, "\\%03o", *s);
+        else
+            out[o++] = (char)*s;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+int64_t lmb_fd_size(int fd)
+{
+    struct stat sb;
+
+    if (fstat(fd, &sb) != 0)
+        return -1;
+    if (S_ISREG(sb.st_mode))
+        return (int64_t)sb.st_size;
+    if (S_ISBLK(sb.st_mode)) {
+        uint64_t bytes;
+        if (ioctl(fd, BLKGETSIZE64, &bytes) != 0)
+            return -1;
+        return (int64_t)bytes;
+    }
+    return -1;
+}
+
+int lmb_check_input(const char *path, uint64_t need, bool allow_dev, uint64_t *size,
+                    char *err, size_t errlen)
+{
+    struct stat sb;
+    char q[300];
+    int fd;
+    int64_t sz;
+
+    lmb_quote_arg(path, q, sizeof q);
+    if (stat(path, &sb) != 0) {
+        snprintf(err, errlen, "'%s': %s", q, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "'%s' is a directory, not a file", q);
+        return -1;
+    }
+    if (!S_ISREG(sb.st_mode) && !(allow_dev && S_ISBLK(sb.st_mode))) {
+        snprintf(err, errlen, "'%s' is not a regular file%s", q, allow_dev ? " or a block device" : "");
+        return -1;
+    }
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open '%s' for reading: %s", q, strerror(errno));
+        return -1;
+    }
+    sz = lmb_fd_size(fd);
+    close(fd);
+    if (sz < 0) {
+        snprintf(err, errlen, "cannot tell the size of '%s'", q);
+        return -1;
+    }
+    if ((uint64_t)sz < need) {
+        snprintf(err, errlen, "'%s' holds %lld bytes, fewer than the %llu asked for", q,
+                 (long long)sz, (unsigned long long)need);
+        return -1;
+    }
+    if (size != NULL)
+        *size = (uint64_t)sz;
+    return 0;
+}
+
+int lmb_check_dir(const char *path, char *err, size_t errlen)
+{
+    struct stat sb;
+    char q[300];
+
+    lmb_quote_arg(path, q, sizeof q);
+    if (stat(path, &sb) != 0) {
+        snprintf(err, errlen, "'%s': %s", q, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        snprintf(err, errlen, "'%s' is not a directory", q);
+        return -1;
+    }
+    if (access(path, W_OK | X_OK) != 0) {
+        snprintf(err, errlen, "cannot create files in '%s': %s", q, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int lmb_copy_ids_open(struct lmb_copy_ids *c, char *err, size_t errlen)
+{
+    void *p = mmap(NULL, sizeof *c->counter, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                   -1, 0);
+
+    if (p == MAP_FAILED) {
+        snprintf(err, errlen, "mmap of a shared page: %s", strerror(errno));
+        c->counter = NULL;
+        return -1;
+    }
+    c->counter = p;
+    *c->counter = 0;
+    return 0;
+}
+
+void lmb_copy_ids_reset(struct lmb_copy_ids *c)
+{
+    if (c->counter != NULL)
+        __atomic_store_n(c->counter, 0, __ATOMIC_SEQ_CST);
+}
+
+unsigned lmb_copy_ids_take(struct lmb_copy_ids *c)
+{
+    return c->counter != NULL ? __atomic_fetch_add(c->counter, 1, __ATOMIC_SEQ_CST) : 0;
+}
+
+void lmb_copy_ids_close(struct lmb_copy_ids *c)
+{
+    if (c->counter != NULL)
+        munmap(c->counter, sizeof *c->counter);
+    c->counter = NULL;
+}
+
+void lmb_clone_path(const char *dir, unsigned i, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%u", dir, i);
+}
+
+/* Copies the first `bytes` bytes of in to a new file at out. */
+static int copy_file(int in, const char *out, uint64_t bytes, char *buf, size_t buflen,
+                     char *err, size_t errlen)
+{
+    int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    uint64_t done = 0;
+
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create %s: %s", out, strerror(errno));
+        return -1;
+    }
+    while (done < bytes) {
+        size_t want = bytes - done < buflen ? (size_t)(bytes - done) : buflen;
+        ssize_t r = pread(in, buf, want, (off_t)done);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            snprintf(err, errlen, "reading the file to copy: %s", r < 0 ? strerror(errno) : "it ended early");
+            close(fd);
+            return -1;
+        }
+        for (ssize_t w = 0; w < r;) {
+            ssize_t k = write(fd, buf + w, (size_t)(r - w));
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0) {
+                snprintf(err, errlen, "writing %s: %s", out, k < 0 ? strerror(errno) : "no progress");
+                close(fd);
+                return -1;
+            }
+            w += k;
+        }
+        done += (uint64_t)r;
+    }
+    if (close(fd) != 0) {
+        snprintf(err, errlen, "writing %s: %s", out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int lmb_clones_make(const char *path, uint64_t bytes, unsigned count, char *dir, size_t dirlen,
+                    char *err, size_t errlen)
+{
+    char parent[4096], q[300];
+    size_t buflen = 1 << 20;
+    char *buf;
+    int in, rc = 0;
+
+    snprintf(parent, sizeof parent, "%s", path);
+    if (lmb_tmpdir(dirname(parent), "lmbench-clones", dir, dirlen) != 0) {
+        snprintf(err, errlen, "-C: cannot create a directory beside '%s' for its copies: %s",
+                 lmb_quote_arg(path, q, sizeof q), strerror(errno));
+        return -1;
+    }
+    in = open(path, O_RDONLY | O_CLOEXEC);
+    if (in < 0) {
+        snprintf(err, errlen, "cannot open '%s': %s", lmb_quote_arg(path, q, sizeof q), strerror(errno));
+        lmb_tmpdir_remove(dir);
+        return -1;
+    }
+    buf = malloc(buflen);
+    if (buf == NULL) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    for (unsigned i = 0; rc == 0 && i < count; i++) {
+        char out[4200];
+        lmb_clone_path(dir, i, out, sizeof out);
+        rc = copy_file(in, out, bytes, buf, buflen, err, errlen);
+    }
+    free(buf);
+    close(in);
+    if (rc != 0)
+        lmb_tmpdir_remove(dir);
+    return rc;
+}
+
+uint64_t lmb_sum_bytes(const void *p, size_t len)
+{
+    /* Sixteen-byte vectors, four accumulators: loads independent of each other,
+     * fast enough to follow the memory (scalar adds are not). */
+    typedef uint64_t v2 __attribute__((vector_size(16)));
+    const unsigned char *b = p;
+    v2 a0 = { 0, 0 }, a1 = { 0, 0 }, a2 = { 0, 0 }, a3 = { 0, 0 };
+    uint64_t sum = 0;
+    size_t i = 0;
+
+    for (; i + 64 <= len; i += 64) {
+        v2 w[4];
+        memcpy(w, b + i, sizeof w);
+        a0 += w[0];
+        a1 += w[1];
+        a2 += w[2];
+        a3 += w[3];
+    }
+    a0 += a1 + a2 + a3;
+    sum = a0[0] + a0[1];
+    for (; i < len; i++)
+        sum += b[i];
+    return sum;
+}
+
+int lmb_input_prepare(struct lmb_input *in, const char *path, uint64_t need, bool clone,
+                      uint64_t clone_bytes, unsigned copies, uint64_t *size, char *err,
+                      size_t errlen)
+{
+    memset(in, 0, sizeof *in);
+    in->path = path;
+    if (lmb_check_input(path, need, false, size, err, errlen) != 0)
+        return -1;
+    if (lmb_copy_ids_open(&in->ids, err, errlen) != 0)
+        return -1;
+    if (clone) {
+        if (lmb_clones_make(path, clone_bytes, copies, in->clonedir, sizeof in->clonedir, err,
+                            errlen) != 0) {
+            lmb_copy_ids_close(&in->ids);
+            return -1;
+        }
+        in->cloned = true;
+    }
+    return 0;
+}
+
+void lmb_input_rewind(struct lmb_input *in)
+{
+    lmb_copy_ids_reset(&in->ids);
+}
+
+const char *lmb_input_take(struct lmb_input *in, char *buf, size_t len)
+{
+    unsigned id = lmb_copy_ids_take(&in->ids);
+
+    if (!in->cloned)
+        return in->path;
+    lmb_clone_path(in->clonedir, id, buf, len);
+    return buf;
+}
+
+void lmb_input_release(struct lmb_input *in)
+{
+    if (in->cloned)
+        lmb_tmpdir_remove(in->clonedir);
+    in->cloned = false;
+    lmb_copy_ids_close(&in->ids);
+}

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/* Files for the file and VM benchmarks: checking what the user named, copies
+ * of a file per -P copy (-C), telling -P copies apart, and summing data read. */
+#ifndef LMB_FILES_H
+#define LMB_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Checks that path is something a benchmark can read: it exists, is a regular
+ * file (or a block device when allow_dev), can be opened for reading and holds
+ * at least `need` bytes. Its size goes to *size. Returns 0, or -1 with a message
+ * for people in err ("'x' is a directory, not a file" ...). */
+int lmb_check_input(const char *path, uint64_t need, bool allow_dev, uint64_t *size,
+                    char *err, size_t errlen);
+
+/* Checks that path is a directory the command can create files in. */
+int lmb_check_dir(const char *path, char *err, size_t errlen);
+
+/* The size of an open regular file or block device, or -1. */
+int64_t lmb_fd_size(int fd);
+
+/* A user's argument fit for a message: at most 64 characters (then "..."),
+ * control bytes as \ooo. Returns out. */
+const char *lmb_quote_arg(const char *in, char *out, size_t len);
+
+/* Which -P copy am I: a counter in memory shared by the copies, taken once by
+ * each copy in its set-up. */
+struct lmb_copy_ids {
+    unsigned *counter;   /* MAP_SHARED */
+};
+
+int lmb_copy_ids_open(struct lmb_copy_ids *c, char *err, size_t errlen);
+void lmb_copy_ids_reset(struct lmb_copy_ids *c);   /* before each measurement */
+unsigned lmb_copy_ids_take(struct lmb_copy_ids *c);
+void lmb_copy_ids_close(struct lmb_copy_ids *c);
+
+/* -C: `count` copies of the first `bytes` bytes of path, named 0, 1 ... in a
+ * temporary directory created beside path (registered for removal, also on
+ * signals). The directory goes to dir. Returns 0, or -1 with a message. */
+int lmb_clones_make(const char *path, uint64_t bytes, unsigned count, char *dir, size_t dirlen,
+                    char *err, size_t errlen);
+
+/* The path of clone i in dir. */
+void lmb_clone_path(const char *dir, unsigned i, char *out, size_t len);
+
+/* The file a file benchmark reads, checked, and with -C one copy of it per -P
+ * copy. Prepared in the command, before measuring; each copy takes its path in
+ * its set-up. */
+struct lmb_input {
+    const char *path;         /* as the user gave it */
+    bool cloned;
+    char clonedir[4096];
+    struct lmb_copy_ids ids;
+};
+
+/* Checks path (lmb_check_input with need bytes, its size to *size) and, when
+ * clone, makes `copies` copies of its first `clone_bytes` bytes. */
+int lmb_input_prepare(struct lmb_input *in, const char *path, uint64_t need, bool clone,
+                      uint64_t clone_bytes, unsigned copies, uint64_t *size, char *err,
+                      size_t errlen);
+
+/* Before each measurement. */
+void lmb_input_rewind(struct lmb_input *in);
+
+/* In a copy's set-up: the file this copy reads (its clone with -C). */
+const char *lmb_input_take(struct lmb_input *in, char *buf, size_t len);
+
+/* Removes the clones. */
+void lmb_input_release(struct lmb_input *in);
+
+/* Reads every byte of p (as 64-bit words, then the tail) and returns their sum,
+ * so that the compiler cannot drop the reads. */
+uint64_t lmb_sum_bytes(const void *p, size_t len);
+
+#endif
