@@ -6,7 +6,8 @@
 #   failed_run NAME "description" CMD...    # exit 1, a failed status message, no result
 #   interrupted NAME WATCHDIR "description" CMD...
 #       # starts CMD (with TMPDIR=WATCHDIR), waits until it has created something in
-#       # WATCHDIR, sends SIGINT: exit 130, no process and nothing left in WATCHDIR
+#       # WATCHDIR, sends SIGINT: exit 130, no process left, and WATCHDIR holds what
+#       # it held before
 
 # positive VALUE DESCRIPTION: VALUE is a number greater than 0.
 positive() {
@@ -45,9 +46,9 @@ failed_run() {
     fi
 }
 
-# Whether a directory has any entry.
-_has_entries() {
-    [ -n "$(ls -A "$1" 2>/dev/null)" ]
+# Whether a directory holds more than what it held before ($_ibefore).
+_has_new_entries() {
+    [ "$(ls -A "$1" 2>/dev/null)" != "$_ibefore" ]
 }
 
 # interrupted NAME WATCHDIR DESCRIPTION COMMAND...: see the top of this file.
@@ -59,15 +60,16 @@ interrupted() {
     _idesc=$3
     shift 3
     mkdir -p "$_iwatch"
+    _ibefore=$(ls -A "$_iwatch")
     _itag=$(new_tag)
     start_bg "$_itag" env TMPDIR="$_iwatch" "$@"
-    if wait_for "files in $_iwatch" 100 _has_entries "$_iwatch"; then
+    if wait_for "files in $_iwatch" 100 _has_new_entries "$_iwatch"; then
         sleep 0.2
         kill -INT "$BG" 2>/dev/null
         wait_bg
         is "$BG_RC" 130 "$_idesc: SIGINT kills the command (exit 130)"
         no_process_left "$_itag" "$_idesc: no process left behind" 20
-        is "$(ls -A "$_iwatch")" "" "$_idesc: no temporary file or directory left"
+        is "$(ls -A "$_iwatch")" "$_ibefore" "$_idesc: no temporary file or directory left"
     else
         kill -KILL "$BG" 2>/dev/null
         wait_bg
