@@ -307,9 +307,10 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
         if (!st->shared->ran_out || attempt == POOL_RETRIES)
             break;
         lmb_result_free(&dres);
-        /* The runs still to come are about as long as the longest so far, or
-         * (in the calibration) a few times longer. */
-        uint64_t want = (uint64_t)(ctx->opt.repetitions + 4) * st->shared->max_n * 3 / 2;
+        /* The harness sizes a run from the rate of the run before it, so the
+         * longest run asked for is close to the one each sample will ask for:
+         * enough for the samples, the calibration and a tenth more. */
+        uint64_t want = (uint64_t)(ctx->opt.repetitions + 5) * st->shared->max_n * 11 / 10;
         st->pool = want > st->pool * 2 ? want : st->pool * 2;
     }
     lmb_record_param_int(&drec, "files", (long long)dres.iters);
