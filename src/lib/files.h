@@ -70,6 +70,14 @@ const char *lmb_input_take(struct lmb_input *in, char *buf, size_t len);
 /* Removes the clones. */
 void lmb_input_release(struct lmb_input *in);
 
+/* Reads exactly len bytes (retrying short reads and EINTR): 0 when done, 1 at
+ * end of file before that, -1 on an error (errno set). */
+int lmb_read_all(int fd, void *buf, size_t len);
+
+/* Writes exactly len bytes: 0, or -1 on an error (errno set; EPIPE when the
+ * reader is gone). */
+int lmb_write_all(int fd, const void *buf, size_t len);
+
 /* Reads every byte of p (as 64-bit words, then the tail) and returns their sum,
  * so that the compiler cannot drop the reads. */
 uint64_t lmb_sum_bytes(const void *p, size_t len);

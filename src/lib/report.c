@@ -227,6 +227,9 @@ size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len)
     case LMB_CLASSIC_CTX_OVR:
         n = snprintf(buf, len, "\n\"size=%.0fk ovr=%.2f\n", r->classic_x, r->value);
         break;
+    case LMB_CLASSIC_LABEL_MBS:
+        n = snprintf(buf, len, "%s: %.2f MB/sec\n", r->label, r->value);
+        break;
     case LMB_CLASSIC_FS_PAIR:
         return 0;   /* needs both records: lmb_report_add_pair */
     }

@@ -69,6 +69,7 @@ enum lmb_classic {
     LMB_CLASSIC_LMDD,        /* lmdd: "<label>" then the print= form (classic_mode) */
     LMB_CLASSIC_COUNT_2F,    /* lat_ctx rows: "%.0f %.2f": classic_x (a count), value */
     LMB_CLASSIC_CTX_OVR,     /* lat_ctx marker: blank line, "\"size=%.0fk ovr=%.2f", classic_x KB */
+    LMB_CLASSIC_LABEL_MBS,   /* bw_pipe, bw_unix: "<label>: %.2f MB/sec" */
     LMB_CLASSIC_FS_PAIR,     /* lat_fs: "%.0fk\t%.0f\t%.0f\t%.0f" from two records, see
                                 lmb_report_add_pair */
 };
