@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -72,29 +71,6 @@ static const struct lmb_variant variants[] = {
     { "tcp", "connected TCP sockets over loopback (never ready)", run_select,
       "Select on %u tcp fd's", TCP },
 };
-
-/* Enough descriptors for `need`: the soft limit raised towards the hard one. */
-static int want_fds(rlim_t need, char *err, size_t errlen)
-{
-    struct rlimit rl;
-
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return 0;
-    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
-        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
-            snprintf(err, errlen, "%llu descriptors needed, the limit is %llu (ulimit -n)",
-                     (unsigned long long)need, (unsigned long long)rl.rlim_max);
-            return -1;
-        }
-        rl.rlim_cur = need;
-        if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
-            snprintf(err, errlen, "setrlimit(RLIMIT_NOFILE, %llu): %s", (unsigned long long)need,
-                     strerror(errno));
-            return -1;
-        }
-    }
-    return 0;
-}
 
 static int add_fd(struct select_state *st, unsigned i, int fd, char *err, size_t errlen)
 {
@@ -188,7 +164,7 @@ static int select_init(void *s, char *err, size_t errlen)
     }
     for (unsigned i = 0; i < st->n; i++)
         st->fds[i] = -1;
-    if (want_fds((rlim_t)(st->tcp ? 2 * st->n : st->n) + 32, err, errlen) != 0)
+    if (lmb_want_fds((uint64_t)(st->tcp ? 2 * st->n : st->n) + 32, err, errlen) != 0)
         goto fail;
     if (st->tcp) {
         if (tcp_setup(st, err, errlen) != 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -337,6 +338,28 @@ int lmb_write_all(int fd, const void *buf, size_t len)
         }
         p += w;
         len -= (size_t)w;
+    }
+    return 0;
+}
+
+int lmb_want_fds(uint64_t need, char *err, size_t errlen)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 0;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)need) {
+        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < (rlim_t)need) {
+            snprintf(err, errlen, "%llu descriptors needed, the limit is %llu (ulimit -n)",
+                     (unsigned long long)need, (unsigned long long)rl.rlim_max);
+            return -1;
+        }
+        rl.rlim_cur = (rlim_t)need;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+            snprintf(err, errlen, "setrlimit(RLIMIT_NOFILE, %llu): %s", (unsigned long long)need,
+                     strerror(errno));
+            return -1;
+        }
     }
     return 0;
 }

@@ -70,6 +70,10 @@ const char *lmb_input_take(struct lmb_input *in, char *buf, size_t len);
 /* Removes the clones. */
 void lmb_input_release(struct lmb_input *in);
 
+/* Raises the soft limit on open files to at least `need` (up to the hard limit).
+ * Returns 0, or -1 with a message when the hard limit is lower. */
+int lmb_want_fds(uint64_t need, char *err, size_t errlen);
+
 /* Reads exactly len bytes (retrying short reads and EINTR): 0 when done, 1 at
  * end of file before that, -1 on an error (errno set). */
 int lmb_read_all(int fd, void *buf, size_t len);

@@ -114,3 +114,76 @@ interrupted_running() {
         skip "$_idesc: no process left behind"
     fi
 }
+
+# The children of a process (pids, one a line).
+children_of() {
+    pgrep -P "$1" 2>/dev/null || true
+}
+
+_has_grandchild() {
+    for _c in $(children_of "$1"); do
+        [ -n "$(children_of "$_c")" ] && return 0
+    done
+    return 1
+}
+
+# partner_killed NAME DESCRIPTION COMMAND...: starts a two-ended command, kills
+# its copy's partner (a grandchild of the command) with SIGKILL: the command
+# notices, reports failed with a reason naming the partner, exits 1, and leaves
+# no process behind.
+partner_killed() {
+    _pname=$1
+    _pdesc=$2
+    shift 2
+    _ptag=$(new_tag)
+    start_bg "$_ptag" "$@"
+    if wait_for "the partner" 100 _has_grandchild "$BG"; then
+        sleep 0.2
+        for _c in $(children_of "$BG"); do
+            for _g in $(children_of "$_c"); do
+                kill -KILL "$_g" 2>/dev/null
+            done
+        done
+        wait_bg
+        is "$BG_RC" 1 "$_pdesc: a killed partner fails the measurement (exit 1)"
+        like "$(cat "$T/bg.err")" "^$_pname: .*failed: .*partner" "$_pdesc: the reason names the partner"
+        no_process_left "$_ptag" "$_pdesc: no process left behind" 20
+    else
+        kill -KILL "$BG" 2>/dev/null
+        wait_bg
+        fail "$_pdesc: no partner process appeared"
+        skip "$_pdesc: reason"
+        skip "$_pdesc: no process left"
+    fi
+}
+
+# The CPUs this test may use (from the affinity mask), one a line.
+usable_cpus() {
+    taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' | awk -F- '
+        NF == 1 { print $1 } NF == 2 { for (i = $1; i <= $2; i++) print i }'
+}
+
+# placements NAME CASE "CMD ARGS": the record's "ends" for --cpus 0 (same_cpu),
+# LMBENCH_SCHED=UNIQUE on two CPUs (two_cpus) and no placement (unpinned).
+placements() {
+    _plname=$1
+    shift
+    if ! json_usable; then
+        skip "$_plname placements: no JSON"
+        return
+    fi
+    run_json "$@" -N 3 --json --cpus 0
+    json_ok "$T/json" '.results[-1] | .status == "ok" and .params.ends == "same_cpu" and .value > 0' \
+        "$_plname --cpus 0: ends same_cpu, ok"
+    run_json "$@" -N 3 --json
+    json_ok "$T/json" '.results[-1] | .status == "ok" and .params.ends == "unpinned"' \
+        "$_plname (no placement): ends unpinned, ok"
+    if [ "$(usable_cpus | wc -l)" -ge 2 ]; then
+        _c2=$(usable_cpus | head -n 2 | tr '\n' ',' | sed 's/,$//')
+        run_json env LMBENCH_SCHED=UNIQUE "$@" -N 3 --json --cpus "$_c2"
+        json_ok "$T/json" '.results[-1] | .status == "ok" and .params.ends == "two_cpus"' \
+            "$_plname LMBENCH_SCHED=UNIQUE on two CPUs: ends two_cpus, ok"
+    else
+        skip "$_plname on two CPUs: one CPU here"
+    fi
+}
