@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/files.h"
 #include "../lib/sizes.h"
 
@@ -119,7 +120,7 @@ static int bw_mmap_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "the size must be at least 1 byte");
     v = lmb_find_variant(ctx->bench, argv[1]);
     if (v == NULL)
-        return lmb_usage_error(ctx, "unknown mode '%s'", lmb_quote_arg(argv[1], q, sizeof q));
+        return lmb_usage_error(ctx, "unknown mode '%s'", lmb_quote(argv[1], q, sizeof q));
 
     lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_MBS);
     lmb_record_param_int(&rec, "size_bytes", (long long)size);
@@ -143,7 +144,6 @@ static int bw_mmap_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         .metric = LMB_METRIC_BANDWIDTH,
         .per_iter = (double)size,
     };
-    lmb_input_rewind(&in);
     lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
     lmb_input_release(&in);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/files.h"
 
 #define ZONES 16
@@ -177,7 +178,7 @@ static int disk_main(struct lmb_ctx *ctx, int argc, char **argv)
     st.direct = direct_works(st.path);
     if (!st.direct)
         lmb_report_warn(&ctx->report, "%s cannot be read with O_DIRECT: reads may come from the "
-                        "page cache, not the device", lmb_quote_arg(st.path, q, sizeof q));
+                        "page cache, not the device", lmb_quote(st.path, q, sizeof q));
 
     /* Zones: ZONES equal slices, each read a chunk at a time. */
     zone_len = st.size / ZONES / BLOCK * BLOCK;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/files.h"
 
 struct cmd_state {
@@ -128,7 +129,7 @@ static int lat_cmd_main(struct lmb_ctx *ctx, int argc, char **argv)
 
     if (!can_run(argv[0]))
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "cannot run '%s': no such executable%s",
-                                     lmb_quote_arg(argv[0], q, sizeof q),
+                                     lmb_quote(argv[0], q, sizeof q),
                                      strchr(argv[0], '/') ? "" : " in PATH");
 
     t = (struct lmb_timed){

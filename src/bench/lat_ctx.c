@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* lat_ctx: context switch time, from a ring of processes passing a token.
  *
- * A ring of n processes (the copy and n-1 partners) passes a 4-byte token
+ * A ring of n processes (the copy and n-1 partners; threads with --threads) passes a 4-byte token
  * through n pipes; each process, when the token reaches it, first touches its
  * own `size` bytes of data (reads them all) and passes the token on. One
  * operation of the ring is one hop: receive, touch, send, and the switch to the
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/files.h"
 #include "../lib/mem.h"
 #include "../lib/partner.h"
@@ -40,6 +41,7 @@ struct ring_state {
     char *data;
     uint64_t sink;
     int token;
+    bool threads;          /* the ring's other members are threads of the copy */
 };
 
 static char *new_data(size_t size)
@@ -117,10 +119,9 @@ static int ring_partner(void *s, const struct lmb_partner_ctx *pc)
     char *data;
     int token, rc;
 
-    if (!pc->thread) {
+    if (!pc->thread)
         lmb_ring_keep(&st->ring, k);
-        lmb_ignore_sigpipe();
-    }
+    lmb_ignore_sigpipe();
     data = new_data(st->size);
     if (data == NULL) {
         snprintf(pc->err, pc->errlen, "out of memory for %zu bytes", st->size);
@@ -134,17 +135,19 @@ static int ring_partner(void *s, const struct lmb_partner_ctx *pc)
         }
     }
     free(data);
-    if (rc < 0) {
-        snprintf(pc->err, pc->errlen, "ring process %u: %s", k, strerror(errno));
-        return -1;
-    }
-    return 0;
+    if (rc < 0)
+        snprintf(pc->err, pc->errlen, "ring member %u: %s", k, strerror(errno));
+    /* A thread closes its ends itself, so that the next one sees end of file. */
+    if (pc->thread)
+        lmb_ring_leave(&st->ring, k);
+    return rc < 0 ? -1 : 0;
 }
 
 static void ring_after_partners(void *s, bool threads)
 {
     struct ring_state *st = s;
 
+    st->threads = threads;
     if (!threads)
         lmb_ring_keep(&st->ring, 0);
 }
@@ -168,8 +171,13 @@ static void ring_cleanup(void *s)
 {
     struct ring_state *st = s;
 
-    /* Closing the copy's ends makes each process see end of file in turn. */
-    lmb_ring_close(&st->ring);
+    /* Closing the copy's ends makes each member see end of file in turn. Threads
+     * still use the ring's table after this: it is left for the copy's exit. */
+    if (st->threads) {
+        lmb_ring_leave(&st->ring, 0);
+    } else {
+        lmb_ring_close(&st->ring);
+    }
     free(st->data);
     st->data = NULL;
 }
@@ -196,7 +204,7 @@ static int lat_ctx_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "at most %d process counts", MAX_ROWS);
     for (int i = 0; i < argc; i++) {
         if (lmb_parse_uint(argv[i], 2, MAX_PROCS, &procs[i], err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "processes '%s': %s", lmb_quote_arg(argv[i], q, sizeof q),
+            return lmb_usage_error(ctx, "processes '%s': %s", lmb_quote(argv[i], q, sizeof q),
                                    err);
         if (procs[i] > most)
             most = procs[i];
@@ -225,7 +233,6 @@ static int lat_ctx_main(struct lmb_ctx *ctx, int argc, char **argv)
     lmb_report_add(&ctx->report, &rec, &res);
 
     for (int i = 0; i < argc; i++) {
-        const char *ends = "unpinned";
         struct lmb_timed t = {
             .init = ring_init,
             .run = run_ring,
@@ -233,8 +240,6 @@ static int lat_ctx_main(struct lmb_ctx *ctx, int argc, char **argv)
             .state = &st,
             .metric = LMB_METRIC_LATENCY,
             .per_iter = (double)procs[i],   /* hops per lap */
-        };
-        struct lmb_twoended two = {
             .partners = (unsigned)procs[i] - 1,
             .partner = ring_partner,
             .after_partners = ring_after_partners,
@@ -242,7 +247,7 @@ static int lat_ctx_main(struct lmb_ctx *ctx, int argc, char **argv)
 
         st.n = (unsigned)procs[i];
         if (ovr_ns >= 0) {
-            lmb_measure_twoended(ctx, &t, &two, &res, &ends);
+            lmb_measure(ctx, &t, &res);
             lmb_ring_subtract(&res, ovr_ns);
         } else {
             memset(&res, 0, sizeof res);
@@ -251,7 +256,6 @@ static int lat_ctx_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
         lmb_record_param_int(&rec, "size_kb", (long long)kb);
         lmb_record_param_int(&rec, "procs", (long long)procs[i]);
-        lmb_record_param_str(&rec, "ends", ends);
         rec.classic = LMB_CLASSIC_COUNT_2F;
         rec.classic_x = (double)procs[i];
         lmb_report_add(&ctx->report, &rec, &res);
@@ -263,7 +267,7 @@ const struct lmb_bench lmb_bench_lat_ctx = {
     .name = "lat_ctx",
     .summary = "Context switch time, from a ring of processes passing a token",
     .category = LMB_CAT_OS,
-    .common = LMB_USE_PWN,
+    .common = LMB_USE_PWN | LMB_USE_THREADS,
     .args = "nprocs [nprocs...]",
     .help = "Passes a token round a ring of nprocs processes (2 to 1024) connected by\n"
             "pipes, each touching -s KB of its own data per hop, and prints, after a\n"

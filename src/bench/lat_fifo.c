@@ -2,7 +2,7 @@
 /* lat_fifo: the latency of a round trip through two named pipes (FIFOs).
  *
  * One operation: one round trip of a 4-byte token: the copy writes it into one
- * FIFO, its partner (another process) reads it and writes it into the other,
+ * FIFO, its partner (another process, or a thread with --threads) reads it and writes it into the other,
  * the copy reads it back. As lat_pipe, with pipes that have names in the file
  * system. Kept out of the timing: making the FIFOs (in a temporary directory
  * removed at the end, also on signals), opening them, starting, placing and
@@ -21,7 +21,6 @@
 
 struct fifo_state {
     const char *dir;
-    struct lmb_copy_ids ids;
     char to_partner[4200], to_copy[4200];   /* FIFO paths of this copy */
     int wfd, rfd;                          /* the copy's ends */
     int hold;                              /* a writer of to_copy until the partner is one */
@@ -63,8 +62,8 @@ static int fifo_partner(void *s, const struct lmb_partner_ctx *pc)
         close_fd(&st->wfd);
         close_fd(&st->rfd);
         close_fd(&st->hold);
-        lmb_ignore_sigpipe();
     }
+    lmb_ignore_sigpipe();
     /* The copy holds its FIFO open for reading and writing, so neither open
      * waits. */
     rfd = open(st->to_partner, O_RDONLY | O_CLOEXEC);
@@ -88,7 +87,7 @@ static int fifo_partner(void *s, const struct lmb_partner_ctx *pc)
 static int fifo_init(void *s, char *err, size_t errlen)
 {
     struct fifo_state *st = s;
-    unsigned id = lmb_copy_ids_take(&st->ids);
+    unsigned id = lmb_copy_index();
     int fl;
 
     st->wfd = st->rfd = st->hold = -1;
@@ -130,8 +129,7 @@ static int lat_fifo_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct fifo_state st = { .token = 1 };
     struct lmb_record rec;
     struct lmb_result res;
-    const char *ends;
-    char dir[4096], err[256];
+    char dir[4096];
     struct lmb_timed t = {
         .init = fifo_init,
         .run = run_fifo,
@@ -139,8 +137,9 @@ static int lat_fifo_main(struct lmb_ctx *ctx, int argc, char **argv)
         .state = &st,
         .metric = LMB_METRIC_LATENCY,
         .per_iter = 1.0,
+        .partners = 1,
+        .partner = fifo_partner,
     };
-    struct lmb_twoended two = { .partners = 1, .partner = fifo_partner };
 
     (void)argv;
     if (argc > 0)
@@ -151,15 +150,9 @@ static int lat_fifo_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (lmb_tmpdir(NULL, "lmbench-fifo", dir, sizeof dir) != 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "cannot create a temporary directory: %s",
                                      strerror(errno));
-    if (lmb_copy_ids_open(&st.ids, err, sizeof err) != 0) {
-        lmb_tmpdir_remove(dir);
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
-    }
     st.dir = dir;
-    lmb_measure_twoended(ctx, &t, &two, &res, &ends);
-    lmb_record_param_str(&rec, "ends", ends);
+    lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
-    lmb_copy_ids_close(&st.ids);
     lmb_tmpdir_remove(dir);
     return LMB_EXIT_OK;
 }
@@ -168,7 +161,7 @@ const struct lmb_bench lmb_bench_lat_fifo = {
     .name = "lat_fifo",
     .summary = "Latency of a round trip through two named pipes",
     .category = LMB_CAT_OS,
-    .common = LMB_USE_PWN,
+    .common = LMB_USE_PWN | LMB_USE_THREADS,
     .args = "",
     .help = "Passes a token to a partner process through one FIFO and back through\n"
             "another (made in a temporary directory in TMPDIR), and prints the\n"

@@ -33,12 +33,12 @@
 /* Files a delete measurement prepares per file a create interval held, per
  * interval: deletes are usually faster than creates. When they run out, the
  * measurement is done again with enough for the largest run the harness asked
- * for (its calibration converges there), at most three times. */
+ * for (its calibration converges there), or four times as many, at most four
+ * times. */
 #define POOL_FACTOR 4
-#define POOL_RETRIES 3
+#define POOL_RETRIES 4
 
 struct fs_shared {
-    unsigned copy_counter;
     unsigned ran_out;            /* a delete copy used up its files */
     uint64_t max_n;              /* the most deletes the harness asked of one run */
 };
@@ -164,7 +164,7 @@ static const struct lmb_variant variants[] = {
 static int fs_init(void *s, char *err, size_t errlen)
 {
     struct fs_state *st = s;
-    unsigned id = __atomic_fetch_add(&st->shared->copy_counter, 1, __ATOMIC_SEQ_CST);
+    unsigned id = lmb_copy_index();
     const char *what = "";
 
     st->topfd = st->dirfd = -1;
@@ -267,7 +267,6 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
     crec.classic_x = (double)size;
 
     st->deleting = false;
-    st->shared->copy_counter = 0;
     t.run = run_create;
     lmb_measure(ctx, &t, &cres);
     remove_copy_dirs(st, ctx->opt.parallel);
@@ -299,7 +298,6 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
                                   st->pool * ctx->opt.parallel, size, st->root);
             break;
         }
-        st->shared->copy_counter = 0;
         st->shared->ran_out = 0;
         st->shared->max_n = 0;
         lmb_measure(ctx, &t, &dres);
@@ -309,9 +307,13 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
         lmb_result_free(&dres);
         /* The harness sizes a run from the rate of the run before it, so the
          * longest run asked for is close to the one each sample will ask for:
-         * enough for the samples, the calibration and a tenth more. */
-        uint64_t want = (uint64_t)(ctx->opt.repetitions + 5) * st->shared->max_n * 11 / 10;
-        st->pool = want > st->pool * 2 ? want : st->pool * 2;
+         * enough for the samples, the calibration and a tenth more. With -P, a
+         * copy that finishes a round first keeps deleting (untimed, to keep
+         * the machine as busy) until the last has finished: up to as much
+         * again. */
+        uint64_t want = (uint64_t)(ctx->opt.repetitions + 5) * st->shared->max_n *
+                        (ctx->opt.parallel > 1 ? 25 : 11) / 10;
+        st->pool = want > st->pool * 4 ? want : st->pool * 4;
     }
     lmb_record_param_int(&drec, "files", (long long)dres.iters);
     lmb_report_add_pair(&ctx->report, &crec, &cres, &drec, &dres);

@@ -153,7 +153,6 @@ static int lat_mmap_main(struct lmb_ctx *ctx, int argc, char **argv)
         .metric = LMB_METRIC_LATENCY,
         .per_iter = 1.0,
     };
-    lmb_input_rewind(&in);
     lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
     lmb_input_release(&in);

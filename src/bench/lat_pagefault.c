@@ -161,7 +161,6 @@ static int lat_pagefault_main(struct lmb_ctx *ctx, int argc, char **argv)
         .metric = LMB_METRIC_LATENCY,
         .per_iter = (double)pages,
     };
-    lmb_input_rewind(&in);
     lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
     lmb_input_release(&in);

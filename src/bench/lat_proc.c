@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/files.h"
 
 extern char **environ;
@@ -215,7 +216,7 @@ static int lat_proc_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "too many arguments");
     v = lmb_find_variant(ctx->bench, argv[0]);
     if (v == NULL)
-        return lmb_usage_error(ctx, "unknown operation '%s'", lmb_quote_arg(argv[0], q, sizeof q));
+        return lmb_usage_error(ctx, "unknown operation '%s'", lmb_quote(argv[0], q, sizeof q));
 
     lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/cleanup.h"
 #include "../lib/files.h"
 #include "../lib/sizes.h"
@@ -211,7 +212,7 @@ static int lat_select_main(struct lmb_ctx *ctx, int argc, char **argv)
     v = lmb_find_variant(ctx->bench, argv[0]);
     if (v == NULL)
         return lmb_usage_error(ctx, "unknown kind of descriptor '%s'",
-                               lmb_quote_arg(argv[0], q, sizeof q));
+                               lmb_quote(argv[0], q, sizeof q));
 
     st.n = (unsigned)n;
     st.tcp = v->flags & TCP;

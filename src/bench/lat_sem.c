@@ -3,7 +3,7 @@
  * semaphores.
  *
  * One operation: one round trip. The copy posts a semaphore its partner (another
- * process) waits on, then waits on a second semaphore that the partner posts
+ * process, or a thread with --threads) waits on, then waits on a second semaphore that the partner posts
  * once it has woken. POSIX semaphores (sem_post, sem_wait) in memory shared by
  * the two, which needs no clean-up however the processes end (System V
  * semaphores, which lmbench 3 used, outlive them). Kept out of the timing: the
@@ -25,17 +25,16 @@ struct sem_shared {
 
 struct sem_state {
     struct sem_shared *sh;
+    bool threads;          /* the partner is a thread sharing the mapping */
 };
 
-/* sem_wait that a partner's death interrupts (its SIGCHLD). */
+/* sem_wait; a partner's death ends the copy from the harness's SIGCHLD handler,
+ * which interrupts the wait. */
 static void wait_partner(sem_t *s)
 {
-    while (sem_wait(s) != 0) {
+    while (sem_wait(s) != 0)
         if (errno != EINTR)
             lmb_abort_copy("sem_wait: %s", strerror(errno));
-        if (lmb_partner_exited())
-            lmb_partner_gone("sem_wait");
-    }
 }
 
 static void run_sem(uint64_t n, void *s)
@@ -96,8 +95,19 @@ static void sem_cleanup(void *s)
     /* Tell the partner to leave. */
     st->sh->stop = 1;
     sem_post(&st->sh->to_partner);
-    munmap(st->sh, sizeof *st->sh);
-    st->sh = NULL;
+    /* A partner thread still reads the mapping as it leaves: it goes with the
+     * copy then. A partner process has its own. */
+    if (!st->threads) {
+        munmap(st->sh, sizeof *st->sh);
+        st->sh = NULL;
+    }
+}
+
+static void sem_after_partners(void *s, bool threads)
+{
+    struct sem_state *st = s;
+
+    st->threads = threads;
 }
 
 static int lat_sem_main(struct lmb_ctx *ctx, int argc, char **argv)
@@ -105,7 +115,6 @@ static int lat_sem_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct sem_state st = { 0 };
     struct lmb_record rec;
     struct lmb_result res;
-    const char *ends;
     struct lmb_timed t = {
         .init = sem_init_state,
         .run = run_sem,
@@ -113,15 +122,16 @@ static int lat_sem_main(struct lmb_ctx *ctx, int argc, char **argv)
         .state = &st,
         .metric = LMB_METRIC_LATENCY,
         .per_iter = 1.0,
+        .partners = 1,
+        .partner = sem_partner,
+        .after_partners = sem_after_partners,
     };
-    struct lmb_twoended two = { .partners = 1, .partner = sem_partner };
 
     (void)argv;
     if (argc > 0)
         return lmb_usage_error(ctx, "no operands expected");
-    lmb_measure_twoended(ctx, &t, &two, &res, &ends);
+    lmb_measure(ctx, &t, &res);
     lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
-    lmb_record_param_str(&rec, "ends", ends);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "Semaphore latency");
     lmb_report_add(&ctx->report, &rec, &res);
@@ -132,7 +142,7 @@ const struct lmb_bench lmb_bench_lat_sem = {
     .name = "lat_sem",
     .summary = "Latency of a round trip through semaphores",
     .category = LMB_CAT_OS,
-    .common = LMB_USE_PWN,
+    .common = LMB_USE_PWN | LMB_USE_THREADS,
     .args = "",
     .help = "Posts a semaphore a partner process waits on and waits for its answer on\n"
             "another, and prints the microseconds of one round trip. The semaphores are\n"

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/files.h"
 
 enum { USES_FILE = 1 };
@@ -260,7 +261,7 @@ static int lat_sig_main(struct lmb_ctx *ctx, int argc, char **argv)
     v = lmb_find_variant(ctx->bench, argv[0]);
     if (v == NULL)
         return lmb_usage_error(ctx, "unknown signal operation '%s'",
-                               lmb_quote_arg(argv[0], q, sizeof q));
+                               lmb_quote(argv[0], q, sizeof q));
 
     lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
@@ -276,7 +277,7 @@ static int lat_sig_main(struct lmb_ctx *ctx, int argc, char **argv)
         }
     } else if (argc == 2) {
         lmb_report_warn(&ctx->report, "%s does not use a file; '%s' ignored", v->name,
-                        lmb_quote_arg(argv[1], q, sizeof q));
+                        lmb_quote(argv[1], q, sizeof q));
     }
 
     t = (struct lmb_timed){

@@ -3,7 +3,7 @@
  *
  * One operation: one round trip of an m-byte message (default 1) over a
  * connected AF_UNIX SOCK_STREAM socket pair: the copy writes the message, its
- * partner (another process) reads all of it and writes it back, the copy reads
+ * partner (another process, or a thread with --threads) reads all of it and writes it back, the copy reads
  * all of it. Kept out of the timing: making the socket pair and the buffers,
  * starting, placing and stopping the partner. */
 #include <errno.h>
@@ -24,6 +24,7 @@ struct unix_state {
     int sv[2];          /* copy uses [0], partner [1] */
     size_t msg;
     char *buf;
+    bool threads;       /* the partner is a thread: it closes its own end */
 };
 
 static void close_fd(int *fd)
@@ -55,10 +56,9 @@ static int unix_partner(void *s, const struct lmb_partner_ctx *pc)
         snprintf(pc->err, pc->errlen, "out of memory");
         return -1;
     }
-    if (!pc->thread) {
+    if (!pc->thread)
         close_fd(&st->sv[0]);
-        lmb_ignore_sigpipe();
-    }
+    lmb_ignore_sigpipe();
     while ((rc = lmb_read_all(st->sv[1], buf, st->msg)) == 0)
         if (lmb_write_all(st->sv[1], buf, st->msg) != 0) {
             rc = errno == EPIPE || errno == ECONNRESET ? 1 : -1;
@@ -66,6 +66,8 @@ static int unix_partner(void *s, const struct lmb_partner_ctx *pc)
         }
     if (rc < 0)
         snprintf(pc->err, pc->errlen, "socket: %s", strerror(errno));
+    if (pc->thread)
+        close_fd(&st->sv[1]);
     free(buf);
     return rc < 0 ? -1 : 0;
 }
@@ -74,6 +76,7 @@ static void unix_after_partners(void *s, bool threads)
 {
     struct unix_state *st = s;
 
+    st->threads = threads;
     if (!threads)
         close_fd(&st->sv[1]);
 }
@@ -99,8 +102,9 @@ static void unix_cleanup(void *s)
 {
     struct unix_state *st = s;
 
-    close_fd(&st->sv[0]);
-    close_fd(&st->sv[1]);
+    close_fd(&st->sv[0]);   /* the partner sees end of file and leaves */
+    if (!st->threads)
+        close_fd(&st->sv[1]);
     free(st->buf);
     st->buf = NULL;
 }
@@ -114,7 +118,6 @@ static int lat_unix_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct unix_state st = { .msg = 1 };
     struct lmb_record rec;
     struct lmb_result res;
-    const char *ends;
     uint64_t m = 1;
     char err[200];
     struct lmb_timed t = {
@@ -124,8 +127,6 @@ static int lat_unix_main(struct lmb_ctx *ctx, int argc, char **argv)
         .state = &st,
         .metric = LMB_METRIC_LATENCY,
         .per_iter = 1.0,
-    };
-    struct lmb_twoended two = {
         .partners = 1,
         .partner = unix_partner,
         .after_partners = unix_after_partners,
@@ -141,10 +142,9 @@ static int lat_unix_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (argc > 0)
         return lmb_usage_error(ctx, "no operands expected");
     st.msg = (size_t)m;
-    lmb_measure_twoended(ctx, &t, &two, &res, &ends);
+    lmb_measure(ctx, &t, &res);
     lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
     lmb_record_param_int(&rec, "msg_bytes", (long long)m);
-    lmb_record_param_str(&rec, "ends", ends);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "AF_UNIX sock stream latency");
     lmb_report_add(&ctx->report, &rec, &res);
@@ -155,7 +155,7 @@ const struct lmb_bench lmb_bench_lat_unix = {
     .name = "lat_unix",
     .summary = "Latency of a round trip over a Unix-domain stream socket",
     .category = LMB_CAT_OS,
-    .common = LMB_USE_PWN,
+    .common = LMB_USE_PWN | LMB_USE_THREADS,
     .args = "",
     .help = "Sends an m-byte message to a partner process over an AF_UNIX stream socket\n"
             "pair and back, and prints the microseconds of one round trip.\n",

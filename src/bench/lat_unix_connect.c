@@ -4,7 +4,7 @@
  * One operation: socket(), connect() to a listening AF_UNIX socket, a read()
  * of the one byte the server writes once it has accepted the connection, and
  * close(): a connection established end to end. The server is the copy's
- * partner (another process): poll(), accept(), write() of one byte, close().
+ * partner (another process, or a thread with --threads): poll(), accept(), write() of one byte, close().
  * Kept out of the timing: the listening socket (in a temporary directory
  * removed at the end, also on signals), starting, placing and stopping the
  * server. */
@@ -24,10 +24,10 @@
 
 struct uc_state {
     const char *dir;
-    struct lmb_copy_ids ids;
     struct sockaddr_un addr;
     int lfd;               /* the listening socket (the server's) */
     int quit[2];           /* the copy closes [1] to stop the server */
+    bool threads;          /* the server is a thread: it closes its own ends */
 };
 
 static void close_fd(int *fd)
@@ -47,9 +47,9 @@ static void run_connect(uint64_t n, void *s)
         if (fd < 0)
             lmb_abort_copy("socket: %s", strerror(errno));
         while (connect(fd, (struct sockaddr *)&st->addr, sizeof st->addr) != 0) {
-            if (errno == EINTR && !lmb_partner_exited())
+            if (errno == EINTR)
                 continue;
-            if (errno == ECONNREFUSED || errno == EINTR)
+            if (errno == ECONNREFUSED)
                 lmb_partner_gone("connect");
             lmb_abort_copy("connect to %s: %s", st->addr.sun_path, strerror(errno));
         }
@@ -64,10 +64,9 @@ static int uc_partner(void *s, const struct lmb_partner_ctx *pc)
     struct uc_state *st = s;
     struct pollfd p[2];
 
-    if (!pc->thread) {
+    if (!pc->thread)
         close_fd(&st->quit[1]);
-        lmb_ignore_sigpipe();
-    }
+    lmb_ignore_sigpipe();
     p[0] = (struct pollfd){ .fd = st->lfd, .events = POLLIN };
     p[1] = (struct pollfd){ .fd = st->quit[0], .events = POLLIN };
     for (;;) {
@@ -78,8 +77,13 @@ static int uc_partner(void *s, const struct lmb_partner_ctx *pc)
             snprintf(pc->err, pc->errlen, "poll: %s", strerror(errno));
             return -1;
         }
-        if (p[1].revents)
+        if (p[1].revents) {
+            if (pc->thread) {
+                close_fd(&st->lfd);
+                close_fd(&st->quit[0]);
+            }
             return 0;
+        }
         fd = accept4(st->lfd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno == EINTR || errno == ECONNABORTED)
@@ -97,6 +101,7 @@ static void uc_after_partners(void *s, bool threads)
 {
     struct uc_state *st = s;
 
+    st->threads = threads;
     if (!threads) {
         close_fd(&st->lfd);
         close_fd(&st->quit[0]);
@@ -106,7 +111,7 @@ static void uc_after_partners(void *s, bool threads)
 static int uc_init(void *s, char *err, size_t errlen)
 {
     struct uc_state *st = s;
-    unsigned id = lmb_copy_ids_take(&st->ids);
+    unsigned id = lmb_copy_index();
 
     st->lfd = st->quit[0] = st->quit[1] = -1;
     memset(&st->addr, 0, sizeof st->addr);
@@ -130,9 +135,11 @@ static void uc_cleanup(void *s)
 {
     struct uc_state *st = s;
 
-    close_fd(&st->quit[1]);
-    close_fd(&st->quit[0]);
-    close_fd(&st->lfd);
+    close_fd(&st->quit[1]);   /* the server sees it and leaves */
+    if (!st->threads) {
+        close_fd(&st->quit[0]);
+        close_fd(&st->lfd);
+    }
     unlink(st->addr.sun_path);
 }
 
@@ -146,8 +153,7 @@ static int lat_unix_connect_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct uc_state st = { .lfd = -1 };
     struct lmb_record rec;
     struct lmb_result res;
-    const char *ends;
-    char dir[4096], err[256];
+    char dir[4096];
     struct lmb_timed t = {
         .init = uc_init,
         .run = run_connect,
@@ -155,8 +161,6 @@ static int lat_unix_connect_main(struct lmb_ctx *ctx, int argc, char **argv)
         .state = &st,
         .metric = LMB_METRIC_LATENCY,
         .per_iter = 1.0,
-    };
-    struct lmb_twoended two = {
         .partners = 1,
         .partner = uc_partner,
         .after_partners = uc_after_partners,
@@ -178,15 +182,9 @@ static int lat_unix_connect_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (lmb_tmpdir(NULL, "lmbench-uc", dir, sizeof dir) != 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "cannot create a temporary directory: %s",
                                      strerror(errno));
-    if (lmb_copy_ids_open(&st.ids, err, sizeof err) != 0) {
-        lmb_tmpdir_remove(dir);
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
-    }
     st.dir = dir;
-    lmb_measure_twoended(ctx, &t, &two, &res, &ends);
-    lmb_record_param_str(&rec, "ends", ends);
+    lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
-    lmb_copy_ids_close(&st.ids);
     lmb_tmpdir_remove(dir);
     return LMB_EXIT_OK;
 }
@@ -195,7 +193,7 @@ const struct lmb_bench lmb_bench_lat_unix_connect = {
     .name = "lat_unix_connect",
     .summary = "Cost of making a Unix-domain stream connection",
     .category = LMB_CAT_OS,
-    .common = LMB_USE_PWN,
+    .common = LMB_USE_PWN | LMB_USE_THREADS,
     .args = "",
     .help = "Connects again and again to a listening AF_UNIX socket served by a partner\n"
             "process, waiting each time for the server's first byte, and prints the\n"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/files.h"
 #include "../lib/sizes.h"
 
@@ -149,7 +150,7 @@ static int lat_usleep_main(struct lmb_ctx *ctx, int argc, char **argv)
         v = lmb_find_variant(ctx->bench, lmb_opt_arg(ctx, 'u'));
         if (v == NULL)
             return lmb_usage_error(ctx, "-u: unknown method '%s'",
-                                   lmb_quote_arg(lmb_opt_arg(ctx, 'u'), q, sizeof q));
+                                   lmb_quote(lmb_opt_arg(ctx, 'u'), q, sizeof q));
     }
     if (argc < 1)
         return lmb_usage_error(ctx, "how many microseconds?");

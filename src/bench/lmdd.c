@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 #include "../lib/files.h"
 #include "../lib/sizes.h"
 
@@ -146,7 +147,7 @@ static int lmdd_main(struct lmb_ctx *ctx, int argc, char **argv)
         if (k == NKEYS)
             return lmb_usage_error(ctx, "unknown argument '%s' (expected key=value: if= of= bs= "
                                    "count= move= skip= seek= fsync= print= label=)",
-                                   lmb_quote_arg(argv[i], q, sizeof q));
+                                   lmb_quote(argv[i], q, sizeof q));
         val[k] = eq + 1;
     }
 
@@ -219,7 +220,7 @@ static int lmdd_main(struct lmb_ctx *ctx, int argc, char **argv)
             lmb_record_param_int(&rec, "block_bytes", (long long)st.bs);
             return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
                                          "%s holds %" PRIu64 " bytes after skip=, fewer than the "
-                                         "%" PRIu64 " asked for", lmb_quote_arg(st.in, q, sizeof q),
+                                         "%" PRIu64 " asked for", lmb_quote(st.in, q, sizeof q),
                                          avail, st.bytes);
         }
     } else if (!val[K_COUNT] && !val[K_MOVE]) {
@@ -230,12 +231,12 @@ static int lmdd_main(struct lmb_ctx *ctx, int argc, char **argv)
     rec.classic_x = (double)st.bytes;
     if (st.bytes == 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "nothing to move: %s is empty",
-                                     lmb_quote_arg(st.in, q, sizeof q));
+                                     lmb_quote(st.in, q, sizeof q));
     if (st.out != NULL) {
         struct stat sb;
         if (stat(st.out, &sb) == 0 && S_ISDIR(sb.st_mode))
             return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "'%s' is a directory, not a file",
-                                         lmb_quote_arg(st.out, q, sizeof q));
+                                         lmb_quote(st.out, q, sizeof q));
     }
 
     t = (struct lmb_timed){

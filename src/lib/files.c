@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Files for the file and VM benchmarks: input checks, -C clones, copy ids,
- * summing data read. */
+/* Files for the file and VM benchmarks: input checks, -C clones, summing data
+ * read, whole reads and writes, descriptor limits. */
 #include "files.h"
 
 #include <errno.h>
@@ -16,28 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "cleanup.h"
-
-const char *lmb_quote_arg(const char *in, char *out, size_t len)
-{
-    size_t o = 0, n = 0;
-
-    if (len == 0)
-        return out;
-    for (const unsigned char *s = (const unsigned char *)in; *s && o + 5 < len; s++, n++) {
-        if (n == 64) {
-            if (o + 4 < len)
-                o += (size_t)snprintf(out + o, len - o, "...");
-            break;
-        }
-        if (*s < 0x20 || *s == 0x7f)
-            o += (size_t)snprintf(out + o, len - o, "\\%03o", *s);
-        else
-            out[o++] = (char)*s;
-    }
-    out[o] = '\0';
-    return out;
-}
+#include "text.h"
 
 int64_t lmb_fd_size(int fd)
 {
@@ -64,7 +45,7 @@ int lmb_check_input(const char *path, uint64_t need, bool allow_dev, uint64_t *s
     int fd;
     int64_t sz;
 
-    lmb_quote_arg(path, q, sizeof q);
+    lmb_quote(path, q, sizeof q);
     if (stat(path, &sb) != 0) {
         snprintf(err, errlen, "'%s': %s", q, strerror(errno));
         return -1;
@@ -103,7 +84,7 @@ int lmb_check_dir(const char *path, char *err, size_t errlen)
     struct stat sb;
     char q[300];
 
-    lmb_quote_arg(path, q, sizeof q);
+    lmb_quote(path, q, sizeof q);
     if (stat(path, &sb) != 0) {
         snprintf(err, errlen, "'%s': %s", q, strerror(errno));
         return -1;
@@ -117,39 +98,6 @@ int lmb_check_dir(const char *path, char *err, size_t errlen)
         return -1;
     }
     return 0;
-}
-
-int lmb_copy_ids_open(struct lmb_copy_ids *c, char *err, size_t errlen)
-{
-    void *p = mmap(NULL, sizeof *c->counter, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                   -1, 0);
-
-    if (p == MAP_FAILED) {
-        snprintf(err, errlen, "mmap of a shared page: %s", strerror(errno));
-        c->counter = NULL;
-        return -1;
-    }
-    c->counter = p;
-    *c->counter = 0;
-    return 0;
-}
-
-void lmb_copy_ids_reset(struct lmb_copy_ids *c)
-{
-    if (c->counter != NULL)
-        __atomic_store_n(c->counter, 0, __ATOMIC_SEQ_CST);
-}
-
-unsigned lmb_copy_ids_take(struct lmb_copy_ids *c)
-{
-    return c->counter != NULL ? __atomic_fetch_add(c->counter, 1, __ATOMIC_SEQ_CST) : 0;
-}
-
-void lmb_copy_ids_close(struct lmb_copy_ids *c)
-{
-    if (c->counter != NULL)
-        munmap(c->counter, sizeof *c->counter);
-    c->counter = NULL;
 }
 
 void lmb_clone_path(const char *dir, unsigned i, char *out, size_t len)
@@ -209,12 +157,12 @@ int lmb_clones_make(const char *path, uint64_t bytes, unsigned count, char *dir,
     snprintf(parent, sizeof parent, "%s", path);
     if (lmb_tmpdir(dirname(parent), "lmbench-clones", dir, dirlen) != 0) {
         snprintf(err, errlen, "-C: cannot create a directory beside '%s' for its copies: %s",
-                 lmb_quote_arg(path, q, sizeof q), strerror(errno));
+                 lmb_quote(path, q, sizeof q), strerror(errno));
         return -1;
     }
     in = open(path, O_RDONLY | O_CLOEXEC);
     if (in < 0) {
-        snprintf(err, errlen, "cannot open '%s': %s", lmb_quote_arg(path, q, sizeof q), strerror(errno));
+        snprintf(err, errlen, "cannot open '%s': %s", lmb_quote(path, q, sizeof q), strerror(errno));
         lmb_tmpdir_remove(dir);
         return -1;
     }
@@ -268,31 +216,20 @@ int lmb_input_prepare(struct lmb_input *in, const char *path, uint64_t need, boo
     in->path = path;
     if (lmb_check_input(path, need, false, size, err, errlen) != 0)
         return -1;
-    if (lmb_copy_ids_open(&in->ids, err, errlen) != 0)
-        return -1;
     if (clone) {
         if (lmb_clones_make(path, clone_bytes, copies, in->clonedir, sizeof in->clonedir, err,
-                            errlen) != 0) {
-            lmb_copy_ids_close(&in->ids);
+                            errlen) != 0)
             return -1;
-        }
         in->cloned = true;
     }
     return 0;
 }
 
-void lmb_input_rewind(struct lmb_input *in)
-{
-    lmb_copy_ids_reset(&in->ids);
-}
-
 const char *lmb_input_take(struct lmb_input *in, char *buf, size_t len)
 {
-    unsigned id = lmb_copy_ids_take(&in->ids);
-
     if (!in->cloned)
         return in->path;
-    lmb_clone_path(in->clonedir, id, buf, len);
+    lmb_clone_path(in->clonedir, lmb_copy_index(), buf, len);
     return buf;
 }
 
@@ -301,7 +238,6 @@ void lmb_input_release(struct lmb_input *in)
     if (in->cloned)
         lmb_tmpdir_remove(in->clonedir);
     in->cloned = false;
-    lmb_copy_ids_close(&in->ids);
 }
 
 int lmb_read_all(int fd, void *buf, size_t len)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Files for the file and VM benchmarks: checking what the user named, copies
- * of a file per -P copy (-C), telling -P copies apart, and summing data read. */
+ * of a file per -P copy (-C), summing data read, whole reads and writes, and
+ * the limit on open descriptors. */
 #ifndef LMB_FILES_H
 #define LMB_FILES_H
 
@@ -21,21 +22,6 @@ int lmb_check_dir(const char *path, char *err, size_t errlen);
 /* The size of an open regular file or block device, or -1. */
 int64_t lmb_fd_size(int fd);
 
-/* A user's argument fit for a message: at most 64 characters (then "..."),
- * control bytes as \ooo. Returns out. */
-const char *lmb_quote_arg(const char *in, char *out, size_t len);
-
-/* Which -P copy am I: a counter in memory shared by the copies, taken once by
- * each copy in its set-up. */
-struct lmb_copy_ids {
-    unsigned *counter;   /* MAP_SHARED */
-};
-
-int lmb_copy_ids_open(struct lmb_copy_ids *c, char *err, size_t errlen);
-void lmb_copy_ids_reset(struct lmb_copy_ids *c);   /* before each measurement */
-unsigned lmb_copy_ids_take(struct lmb_copy_ids *c);
-void lmb_copy_ids_close(struct lmb_copy_ids *c);
-
 /* -C: `count` copies of the first `bytes` bytes of path, named 0, 1 ... in a
  * temporary directory created beside path (registered for removal, also on
  * signals). The directory goes to dir. Returns 0, or -1 with a message. */
@@ -52,7 +38,6 @@ struct lmb_input {
     const char *path;         /* as the user gave it */
     bool cloned;
     char clonedir[4096];
-    struct lmb_copy_ids ids;
 };
 
 /* Checks path (lmb_check_input with need bytes, its size to *size) and, when
@@ -61,10 +46,8 @@ int lmb_input_prepare(struct lmb_input *in, const char *path, uint64_t need, boo
                       uint64_t clone_bytes, unsigned copies, uint64_t *size, char *err,
                       size_t errlen);
 
-/* Before each measurement. */
-void lmb_input_rewind(struct lmb_input *in);
-
-/* In a copy's set-up: the file this copy reads (its clone with -C). */
+/* In a copy's set-up: the file this copy reads (its clone with -C, by
+ * lmb_copy_index()). */
 const char *lmb_input_take(struct lmb_input *in, char *buf, size_t len);
 
 /* Removes the clones. */

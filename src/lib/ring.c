@@ -59,6 +59,17 @@ int lmb_ring_send(const struct lmb_ring *r, unsigned k, int token)
     return lmb_write_all(r->pipes[(k + 1) % r->n][1], &token, sizeof token);
 }
 
+void lmb_ring_leave(struct lmb_ring *r, unsigned k)
+{
+    int *in = &r->pipes[k][0], *out = &r->pipes[(k + 1) % r->n][1];
+
+    if (*in >= 0)
+        close(*in);
+    if (*out >= 0)
+        close(*out);
+    *in = *out = -1;
+}
+
 void lmb_ring_close(struct lmb_ring *r)
 {
     for (unsigned i = 0; r->pipes != NULL && i < r->n; i++)

@@ -31,7 +31,12 @@ int lmb_ring_recv(const struct lmb_ring *r, unsigned k, int *token);
 /* Process k passes the token on: 0, or -1 on an error (EPIPE: the next has gone). */
 int lmb_ring_send(const struct lmb_ring *r, unsigned k, int token);
 
-/* Closes whatever ends this process still has. */
+/* Closes the two ends process k uses (when the ring's members are threads
+ * sharing one descriptor table, each closes its own as it leaves, so that the
+ * next sees end of file). */
+void lmb_ring_leave(struct lmb_ring *r, unsigned k);
+
+/* Closes whatever ends this process still has, and frees the ring. */
 void lmb_ring_close(struct lmb_ring *r);
 
 /* Context switches from hop times. hop holds a ring measurement's samples, in

@@ -33,6 +33,10 @@ else
     skip "--json: no JSON"
 fi
 placements bw_unix "$CMD" -M 1m
+tag=$(new_tag)
+run env LMB_TEST_TAG="$tag" "$CMD" -N 3 -M 1m --threads
+one_line_like "$ERR" "^$LABEL: $BW MB/sec\$" "--threads (the writer a thread): the classic line"
+no_process_left "$tag" "--threads: nothing left running"
 
 tag=$(new_tag)
 run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 -M 1m

@@ -28,15 +28,16 @@ like "$(sed -n 2p "$T/err")" '^"size=16k ovr=[0-9]+\.[0-9]{2}$' "-s 16: '\"size=
 check "-s 16 2 3 8 on one CPU: rows or statuses for 2, 3 and 8, none negative" rows_or_status "$ERR" "2 3 8"
 
 if json_usable; then
-    run_json "$CMD" -N 3 --json -s 4 --cpus 0 2 8
+    run_json env LMBENCH_SCHED=SINGLE "$CMD" -N 3 --json -s 4 2 8
     json_checks "$T/json" <<'EOF2'
 --json: an overhead record, then one per ring
     .results | length == 3 and .[0].case == "overhead" and .[1].case == "null" and .[2].case == "null"
 --json: the overhead: size_kb 4, no procs, us, ok
-    .results[0] | .params == {"size_kb": 4} and .unit == "us" and .status == "ok" and .value > 0
---json: the rings: size_kb, procs, ends same_cpu on CPU 0
-    .results[1:] | map(.params) == [{"size_kb": 4, "procs": 2, "ends": "same_cpu"},
-                                    {"size_kb": 4, "procs": 8, "ends": "same_cpu"}]
+    .results[0] | .params.size_kb == 4 and (.params | has("procs") | not) and .unit == "us"
+    and .status == "ok" and .value > 0
+--json: the rings (LMBENCH_SCHED=SINGLE): size_kb, procs, ends same_cpu
+    .results[1:] | map(.params | {size_kb, procs, ends}) ==
+                   [{"size_kb": 4, "procs": 2, "ends": "same_cpu"}, {"size_kb": 4, "procs": 8, "ends": "same_cpu"}]
 --json: a ring is ok with a positive value, or below_resolution with a reason; never negative
     .results[1:] | all(.[]; (.status == "ok" and .value > 0)
                          or (.status == "below_resolution" and (.reason | length) > 0 and .value == null))
@@ -44,6 +45,9 @@ EOF2
 else
     skip "--json: no JSON"
 fi
+
+run "$CMD" -N 3 --threads 2 5
+check "--threads 2 5 (a ring of threads): rows or statuses, none negative" rows_or_status "$ERR" "2 5"
 
 tag=$(new_tag)
 run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 3

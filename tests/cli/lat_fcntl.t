@@ -34,6 +34,7 @@ fi
 usage_error lat_fcntl "$CMD" extra
 usage_error lat_fcntl "$CMD" -N 0
 usage_error lat_fcntl "$CMD" -x
+usage_error lat_fcntl "$CMD" --threads
 partner_killed lat_fcntl "partner killed" "$CMD" -N 1000 --min-time 0.2
 interrupted lat_fcntl "$T/sig" "lat_fcntl" "$CMD" -P 2 -N 1000 --min-time 0.2
 

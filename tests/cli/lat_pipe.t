@@ -7,6 +7,7 @@
 
 CMD=$BIN/lat_pipe
 NUM='[0-9]+\.[0-9]{4}'
+LABEL='Pipe latency'
 
 run "$CMD" -N 3
 ok $([ "$RC" = 0 ] && [ -z "$OUT" ]; echo $?) "exit 0, nothing on stdout"
@@ -19,6 +20,10 @@ one_line_like "$ERR" "^Pipe latency: $NUM microseconds\$" "-P 2: one classic lin
 no_process_left "$tag" "-P 2: no process (copy or partner) left behind"
 
 placements lat_pipe "$CMD"
+tag=$(new_tag)
+run env LMB_TEST_TAG="$tag" "$CMD" -N 3 --threads
+one_line_like "$ERR" "^$LABEL: $NUM microseconds\$" "--threads (the partner a thread): the classic line"
+no_process_left "$tag" "--threads: nothing left running"
 if json_usable; then
     run_json "$CMD" -N 3 --json
     json_one_record "$T/json" lat_pipe null us

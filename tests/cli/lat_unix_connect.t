@@ -23,6 +23,10 @@ no_process_left "$tag" "-P 2: no process (copy or partner) left behind"
 is "$(ls -A "$T/tmp")" "" "-P 2: nothing left in TMPDIR"
 
 placements lat_unix_connect "$CMD"
+tag=$(new_tag)
+run env LMB_TEST_TAG="$tag" "$CMD" -N 3 --threads
+one_line_like "$ERR" "^$LABEL: $NUM microseconds\$" "--threads (the partner a thread): the classic line"
+no_process_left "$tag" "--threads: nothing left running"
 if json_usable; then
     run_json "$CMD" -N 3 --json
     json_one_record "$T/json" lat_unix_connect null us

@@ -163,8 +163,9 @@ usable_cpus() {
         NF == 1 { print $1 } NF == 2 { for (i = $1; i <= $2; i++) print i }'
 }
 
-# placements NAME CASE "CMD ARGS": the record's "ends" for --cpus 0 (same_cpu),
-# LMBENCH_SCHED=UNIQUE on two CPUs (two_cpus) and no placement (unpinned).
+# placements NAME COMMAND...: the record's "ends" for LMBENCH_SCHED=SINGLE
+# (same_cpu), LMBENCH_SCHED=UNIQUE on two CPUs (two_cpus) and no placement
+# (unpinned); --cpus 0 (both ends confined to CPU 0) works.
 placements() {
     _plname=$1
     shift
@@ -172,12 +173,16 @@ placements() {
         skip "$_plname placements: no JSON"
         return
     fi
-    run_json "$@" -N 3 --json --cpus 0
+    run_json env LMBENCH_SCHED=SINGLE "$@" -N 3 --json
     json_ok "$T/json" '.results[-1] | .status == "ok" and .params.ends == "same_cpu" and .value > 0' \
-        "$_plname --cpus 0: ends same_cpu, ok"
+        "$_plname LMBENCH_SCHED=SINGLE: ends same_cpu, ok"
     run_json "$@" -N 3 --json
     json_ok "$T/json" '.results[-1] | .status == "ok" and .params.ends == "unpinned"' \
         "$_plname (no placement): ends unpinned, ok"
+    run_json "$@" -N 3 --json --cpus 0
+    json_ok "$T/json" '.results[-1] | .status == "ok" and .value > 0
+                       and ([.placement.partners.per_copy[][].ran_on] | all(. == 0))' \
+        "$_plname --cpus 0: ok, the partners ran on CPU 0"
     if [ "$(usable_cpus | wc -l)" -ge 2 ]; then
         _c2=$(usable_cpus | head -n 2 | tr '\n' ',' | sed 's/,$//')
         run_json env LMBENCH_SCHED=UNIQUE "$@" -N 3 --json --cpus "$_c2"
