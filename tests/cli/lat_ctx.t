@@ -57,7 +57,7 @@ no_process_left "$tag" "-P 2: no process of any ring left behind"
 usage_error lat_ctx "$CMD"
 usage_error lat_ctx "$CMD" 1
 usage_error lat_ctx "$CMD" 0
-usage_error lat_ctx "$CMD" 1025
+usage_error lat_ctx "$CMD" 130
 usage_error lat_ctx "$CMD" two
 usage_error lat_ctx "$CMD" -s -1 2
 usage_error lat_ctx "$CMD" -s x 2
