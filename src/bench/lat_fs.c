@@ -270,7 +270,8 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
     t.run = run_create;
     lmb_measure(ctx, &t, &cres);
     remove_copy_dirs(st, ctx->opt.parallel);
-    lmb_record_param_int(&crec, "files", (long long)cres.iters);
+    if (cres.iters > 0)
+        lmb_record_param_int(&crec, "files", (long long)cres.iters);
     crec.classic_y = (double)cres.iters;
     if (cres.status != LMB_OK) {
         memset(&dres, 0, sizeof dres);
@@ -315,7 +316,8 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
                         (ctx->opt.parallel > 1 ? 25 : 11) / 10;
         st->pool = want > st->pool * 4 ? want : st->pool * 4;
     }
-    lmb_record_param_int(&drec, "files", (long long)dres.iters);
+    if (dres.iters > 0)
+        lmb_record_param_int(&drec, "files", (long long)dres.iters);
     lmb_report_add_pair(&ctx->report, &crec, &cres, &drec, &dres);
 }
 
