@@ -115,51 +115,20 @@ static const struct lmb_optdef options[] = {
     { 'C', NULL, "each copy (-P) reads its own copy of the file, made beside it" },
 };
 
+static void bw_file_rd_setup(void *s, uint64_t size, struct lmb_input *in)
+{
+    struct rd_state *st = s;
+
+    st->in = in;
+    st->size = size;
+}
+
 static int bw_file_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    const struct lmb_variant *v;
-    struct lmb_input in;
-    struct rd_state st = { .in = &in, .fd = -1 };
-    struct lmb_record rec;
-    struct lmb_result res;
-    struct lmb_timed t;
-    uint64_t size;
-    char err[600], q[300];
+    struct rd_state st = { .fd = -1 };
+    struct lmb_timed t = { .init = rd_init, .cleanup = rd_cleanup, .state = &st };
 
-    if (argc < 3)
-        return lmb_usage_error(ctx, "needs a size, io_only or open2close, and a file");
-    if (argc > 3)
-        return lmb_usage_error(ctx, "too many arguments");
-    if (lmb_parse_size(argv[0], &size, err, sizeof err) != 0)
-        return lmb_usage_error(ctx, "%s", err);
-    if (size == 0)
-        return lmb_usage_error(ctx, "the size must be at least 1 byte");
-    v = lmb_find_variant(ctx->bench, argv[1]);
-    if (v == NULL)
-        return lmb_usage_error(ctx, "unknown mode '%s'", lmb_quote(argv[1], q, sizeof q));
-
-    lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_MBS);
-    lmb_record_param_int(&rec, "size_bytes", (long long)size);
-    lmb_record_param_str(&rec, "file", argv[2]);
-    rec.classic = LMB_CLASSIC_SIZE_MBS;
-    rec.classic_x = (double)size;
-
-    if (lmb_input_prepare(&in, argv[2], size, lmb_opt_given(ctx, 'C'), size, ctx->opt.parallel,
-                          NULL, err, sizeof err) != 0)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
-    st.size = size;
-    t = (struct lmb_timed){
-        .init = rd_init,
-        .run = v->run,
-        .cleanup = rd_cleanup,
-        .state = &st,
-        .metric = LMB_METRIC_BANDWIDTH,
-        .per_iter = (double)size,
-    };
-    lmb_measure(ctx, &t, &res);
-    lmb_report_add(&ctx->report, &rec, &res);
-    lmb_input_release(&in);
-    return LMB_EXIT_OK;
+    return lmb_file_bw_main(ctx, argc, argv, "io_only or open2close", false, &t, bw_file_rd_setup);
 }
 
 const struct lmb_bench lmb_bench_bw_file_rd = {

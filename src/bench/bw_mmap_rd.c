@@ -99,55 +99,20 @@ static const struct lmb_optdef options[] = {
     { 'C', NULL, "each copy (-P) reads its own copy of the file, made beside it" },
 };
 
+static void bw_mmap_rd_setup(void *s, uint64_t size, struct lmb_input *in)
+{
+    struct map_state *st = s;
+
+    st->in = in;
+    st->size = (size_t)size;
+}
+
 static int bw_mmap_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    const struct lmb_variant *v;
-    struct lmb_input in;
-    struct map_state st = { .in = &in, .fd = -1 };
-    struct lmb_record rec;
-    struct lmb_result res;
-    struct lmb_timed t;
-    uint64_t size;
-    char err[600], q[300];
+    struct map_state st = { .fd = -1 };
+    struct lmb_timed t = { .init = map_init, .cleanup = map_cleanup, .state = &st };
 
-    if (argc < 3)
-        return lmb_usage_error(ctx, "needs a size, mmap_only or open2close, and a file");
-    if (argc > 3)
-        return lmb_usage_error(ctx, "too many arguments");
-    if (lmb_parse_size(argv[0], &size, err, sizeof err) != 0)
-        return lmb_usage_error(ctx, "%s", err);
-    if (size == 0)
-        return lmb_usage_error(ctx, "the size must be at least 1 byte");
-    v = lmb_find_variant(ctx->bench, argv[1]);
-    if (v == NULL)
-        return lmb_usage_error(ctx, "unknown mode '%s'", lmb_quote(argv[1], q, sizeof q));
-
-    lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_MBS);
-    lmb_record_param_int(&rec, "size_bytes", (long long)size);
-    lmb_record_param_str(&rec, "file", argv[2]);
-    rec.classic = LMB_CLASSIC_SIZE_MBS;
-    rec.classic_x = (double)size;
-
-    if (size > SIZE_MAX / 2)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
-                                     "%llu bytes cannot be mapped in this address space",
-                                     (unsigned long long)size);
-    if (lmb_input_prepare(&in, argv[2], size, lmb_opt_given(ctx, 'C'), size, ctx->opt.parallel,
-                          NULL, err, sizeof err) != 0)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
-    st.size = (size_t)size;
-    t = (struct lmb_timed){
-        .init = map_init,
-        .run = v->run,
-        .cleanup = map_cleanup,
-        .state = &st,
-        .metric = LMB_METRIC_BANDWIDTH,
-        .per_iter = (double)size,
-    };
-    lmb_measure(ctx, &t, &res);
-    lmb_report_add(&ctx->report, &rec, &res);
-    lmb_input_release(&in);
-    return LMB_EXIT_OK;
+    return lmb_file_bw_main(ctx, argc, argv, "mmap_only or open2close", true, &t, bw_mmap_rd_setup);
 }
 
 const struct lmb_bench lmb_bench_bw_mmap_rd = {

@@ -154,13 +154,17 @@ int lmb_cleanup_child(pid_t parent)
     return 0;
 }
 
-int lmb_tmpfile(const char *stem, char *path, size_t len)
+/* A free slot holding the template "<dir>/<stem>.XXXXXX" (dir NULL or empty:
+ * $TMPDIR or /tmp), not yet in use; or -1 with errno set. */
+static int template_slot(const char *dir, const char *stem, size_t len)
 {
-    const char *dir = getenv("TMPDIR");
-    int slot = -1, fd;
+    int slot = -1;
 
-    if (dir == NULL || *dir == '\0')
-        dir = "/tmp";
+    if (dir == NULL || *dir == '\0') {
+        dir = getenv("TMPDIR");
+        if (dir == NULL || *dir == '\0')
+            dir = "/tmp";
+    }
     for (int i = 0; i < MAX_TMP; i++)
         if (!tmp_used[i]) {
             slot = i;
@@ -171,10 +175,20 @@ int lmb_tmpfile(const char *stem, char *path, size_t len)
         return -1;
     }
     if ((size_t)snprintf(tmp_paths[slot], sizeof tmp_paths[slot], "%s/%s.XXXXXX", dir, stem) >=
-        sizeof tmp_paths[slot]) {
+            sizeof tmp_paths[slot] ||
+        strlen(tmp_paths[slot]) >= len) {
         errno = ENAMETOOLONG;
         return -1;
     }
+    return slot;
+}
+
+int lmb_tmpfile(const char *stem, char *path, size_t len)
+{
+    int slot = template_slot(NULL, stem, len), fd;
+
+    if (slot < 0)
+        return -1;
     fd = mkstemp(tmp_paths[slot]);
     if (fd < 0)
         return -1;
@@ -195,28 +209,10 @@ void lmb_tmpfile_remove(const char *path)
 
 int lmb_tmpdir(const char *parent, const char *stem, char *path, size_t len)
 {
-    int slot = -1;
+    int slot = template_slot(parent, stem, len);
 
-    if (parent == NULL || *parent == '\0') {
-        parent = getenv("TMPDIR");
-        if (parent == NULL || *parent == '\0')
-            parent = "/tmp";
-    }
-    for (int i = 0; i < MAX_TMP; i++)
-        if (!tmp_used[i]) {
-            slot = i;
-            break;
-        }
-    if (slot < 0) {
-        errno = EMFILE;
+    if (slot < 0)
         return -1;
-    }
-    if ((size_t)snprintf(tmp_paths[slot], sizeof tmp_paths[slot], "%s/%s.XXXXXX", parent, stem) >=
-            sizeof tmp_paths[slot] ||
-        strlen(tmp_paths[slot]) >= len) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
     if (mkdtemp(tmp_paths[slot]) == NULL)
         return -1;
     tmp_isdir[slot] = 1;

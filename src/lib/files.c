@@ -18,6 +18,7 @@
 
 #include "bench.h"
 #include "cleanup.h"
+#include "sizes.h"
 #include "text.h"
 
 int64_t lmb_fd_size(int fd)
@@ -298,4 +299,49 @@ int lmb_want_fds(uint64_t need, char *err, size_t errlen)
         }
     }
     return 0;
+}
+
+int lmb_file_bw_main(struct lmb_ctx *ctx, int argc, char **argv, const char *modes, bool mapped,
+                     struct lmb_timed *t, void (*setup)(void *state, uint64_t size,
+                                                        struct lmb_input *in))
+{
+    const struct lmb_variant *v;
+    struct lmb_input in;
+    struct lmb_record rec;
+    struct lmb_result res;
+    uint64_t size;
+    char err[600], q[LMB_QUOTE_BUF];
+
+    if (argc < 3)
+        return lmb_usage_error(ctx, "needs a size, %s, and a file", modes);
+    if (argc > 3)
+        return lmb_usage_error(ctx, "too many arguments");
+    if (lmb_parse_size(argv[0], &size, err, sizeof err) != 0)
+        return lmb_usage_error(ctx, "%s", err);
+    if (size == 0)
+        return lmb_usage_error(ctx, "the size must be at least 1 byte");
+    v = lmb_find_variant(ctx->bench, argv[1]);
+    if (v == NULL)
+        return lmb_usage_error(ctx, "unknown mode '%s'", lmb_quote(argv[1], q, sizeof q));
+
+    lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_MBS);
+    lmb_record_param_int(&rec, "size_bytes", (long long)size);
+    lmb_record_param_str(&rec, "file", argv[2]);
+    rec.classic = LMB_CLASSIC_SIZE_MBS;
+    rec.classic_x = (double)size;
+    if (mapped && size > SIZE_MAX / 2)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
+                                     "%llu bytes cannot be mapped in this address space",
+                                     (unsigned long long)size);
+    if (lmb_input_prepare(&in, argv[2], size, lmb_opt_given(ctx, 'C'), size, ctx->opt.parallel,
+                          NULL, err, sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    setup(t->state, size, &in);
+    t->run = v->run;
+    t->metric = LMB_METRIC_BANDWIDTH;
+    t->per_iter = (double)size;
+    lmb_measure(ctx, t, &res);
+    lmb_report_add(&ctx->report, &rec, &res);
+    lmb_input_release(&in);
+    return LMB_EXIT_OK;
 }

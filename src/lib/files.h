@@ -65,6 +65,18 @@ int lmb_read_all(int fd, void *buf, size_t len);
  * reader is gone). */
 int lmb_write_all(int fd, const void *buf, size_t len);
 
+/* The whole of bw_file_rd and bw_mmap_rd but their loops: the operands "size
+ * mode file" (mode one of the command's variants), -C, the record (case the
+ * mode, size_bytes, file; MB/s as bw_mem), the input prepared and released.
+ * setup(state, size, in) gives the state what it needs; t holds init, cleanup
+ * and state, and gets the mode's loop. `mapped`: the size must fit in the
+ * address space. */
+struct lmb_ctx;
+struct lmb_timed;
+int lmb_file_bw_main(struct lmb_ctx *ctx, int argc, char **argv, const char *modes, bool mapped,
+                     struct lmb_timed *t, void (*setup)(void *state, uint64_t size,
+                                                        struct lmb_input *in));
+
 /* Reads every byte of p (as 64-bit words, then the tail) and returns their sum,
  * so that the compiler cannot drop the reads. */
 uint64_t lmb_sum_bytes(const void *p, size_t len);
