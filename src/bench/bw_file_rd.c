@@ -15,9 +15,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
-#include "../lib/text.h"
 #include "../lib/files.h"
-#include "../lib/sizes.h"
 
 #define XFER (64u * 1024u)
 

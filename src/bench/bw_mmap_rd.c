@@ -14,9 +14,7 @@
 #include <unistd.h>
 
 #include "../lib/bench.h"
-#include "../lib/text.h"
 #include "../lib/files.h"
-#include "../lib/sizes.h"
 
 enum { OPEN2CLOSE = 1 };
 
