@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/* lat_tcp: TCP round-trip latency between a client and lat_tcp's server.
+ *
+ * One operation: the client writes a message of -m bytes on an established
+ * connection and reads the server's echo of it back, whole. Connecting, the
+ * request header and the server's reply are done before timing; the client
+ * and the server set TCP_NODELAY. */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/bench.h"
+#include "../lib/net.h"
+#include "../lib/sizes.h"
+
+#define MSG_MAX (1u << 20)
+
+static const struct lmb_net_limits limits = {
+    .bench = LMB_NB_LAT_TCP,
+    .ops = 1u << LMB_OP_XACT,
+    .msg_min = 1,
+    .msg_max = MSG_MAX,
+    .total_max = 0,
+};
+
+/* --- the server ------------------------------------------------------------- */
+
+static int srv_request(struct lmb_server *s, int fd, const uint8_t *req, size_t len,
+                       const struct sockaddr *peer, socklen_t peerlen)
+{
+    struct lmb_net_req r;
+    return lmb_server_std_request(s, fd, req, len, peer, peerlen, &limits, &r);
+}
+
+/* Echoes messages of the size asked for until the client goes (or idles). */
+static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t len)
+{
+    struct lmb_net_req r;
+    struct lmb_net_reply rep;
+    char why[128];
+    int one = 1;
+    char *buf;
+
+    (void)s;
+    if (lmb_net_req_decode(req, len, &limits, &r, why, sizeof why) != LMB_NS_OK)
+        return 1;
+    buf = malloc(r.msg);
+    if (buf == NULL)
+        return 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    lmb_net_reply_fill(&rep, LMB_NS_OK, LMB_NB_LAT_TCP, r.msg);
+    if (lmb_server_reply(fd, &rep, NULL, 0) != 0)
+        return 1;
+    while (lmb_net_read_full(fd, buf, r.msg) == 1)
+        if (lmb_net_write_full(fd, buf, r.msg) != 1)
+            break;
+    free(buf);
+    return 0;
+}
+
+static const struct lmb_server_ops server = {
+    .socktype = SOCK_STREAM,
+    .bench = LMB_NB_LAT_TCP,
+    .framed = lmb_server_framed_req,
+    .req_max = LMB_NET_REQ_SIZE,
+    .request = srv_request,
+    .child = srv_child,
+};
+
+static const struct lmb_net_cmd cmd = {
+    .ops = &server,
+    .default_port = LMB_PORT_LAT_TCP,
+    .port_flag = 'p',
+};
+
+/* --- the client ------------------------------------------------------------- */
+
+struct tcp_state {
+    struct lmb_addr addr;
+    uint32_t msg;
+    double timeout_s;
+    int fd;
+    char *buf;
+};
+
+static int client_init(void *p, char *err, size_t errlen)
+{
+    struct tcp_state *st = p;
+    struct lmb_net_req req = { .bench = LMB_NB_LAT_TCP, .op = LMB_OP_XACT, .msg = st->msg };
+    struct lmb_net_reply rep;
+    int one = 1;
+
+    st->fd = -1;
+    st->buf = calloc(1, st->msg);
+    if (st->buf == NULL) {
+        snprintf(err, errlen, "out of memory for a %u-byte message", (unsigned)st->msg);
+        return -1;
+    }
+    if (lmb_net_hello(&st->addr, SOCK_STREAM, &req, st->timeout_s, &st->fd, &rep, err,
+                      errlen) != 0)
+        return -1;
+    setsockopt(st->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    lmb_net_set_timeouts(st->fd, LMB_NET_IO_TIMEOUT);
+    return 0;
+}
+
+static void client_run(uint64_t n, void *p)
+{
+    struct tcp_state *st = p;
+
+    for (uint64_t i = 0; i < n; i++) {
+        if (lmb_net_write_full(st->fd, st->buf, st->msg) != 1)
+            lmb_abort_copy("sending to the server: %s", strerror(errno));
+        int rc = lmb_net_read_full(st->fd, st->buf, st->msg);
+        if (rc != 1) {
+            if (rc == 0)
+                lmb_abort_copy("the server closed the connection");
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                lmb_abort_copy("no echo from the server within %g s", LMB_NET_IO_TIMEOUT);
+            lmb_abort_copy("reading from the server: %s", strerror(errno));
+        }
+    }
+}
+
+static void client_cleanup(void *p)
+{
+    struct tcp_state *st = p;
+
+    if (st->fd >= 0)
+        close(st->fd);
+    free(st->buf);
+}
+
+static int lat_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
+{
+    struct tcp_state st = { .fd = -1 };
+    struct lmb_net_req hello = { .bench = LMB_NB_LAT_TCP, .op = LMB_OP_HELLO };
+    struct lmb_net_reply rep;
+    struct lmb_record rec;
+    struct lmb_result res;
+    struct lmb_timed t;
+    char err[512];
+    unsigned port;
+    uint64_t msg = 1;
+    int rc;
+
+    if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
+        return rc;
+    if (argc < 1)
+        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
+    if (argc > 1)
+        return lmb_usage_error(ctx, "too many arguments");
+    if (lmb_opt_arg(ctx, 'm') != NULL) {
+        if (lmb_parse_size(lmb_opt_arg(ctx, 'm'), &msg, err, sizeof err) != 0)
+            return lmb_usage_error(ctx, "-m: %s", err);
+        if (msg < 1 || msg > MSG_MAX)
+            return lmb_usage_error(ctx, "-m: a message is 1 byte to 1m, not %llu bytes",
+                                   (unsigned long long)msg);
+    }
+    if ((rc = lmb_net_port(ctx, &cmd, &port)) != 0)
+        return rc;
+    if ((rc = lmb_net_client_addr(ctx, argv[0], port, SOCK_STREAM, &st.addr)) != 0)
+        return rc;
+    st.msg = (uint32_t)msg;
+    st.timeout_s = lmb_net_timeout(ctx);
+
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
+    rec.classic = LMB_CLASSIC_LABEL_US;
+    snprintf(rec.label, sizeof rec.label, "TCP latency using %s", argv[0]);
+    lmb_record_param_str(&rec, "host", argv[0]);
+    lmb_record_param_bool(&rec, "remote", !lmb_net_addr_is_local((void *)&st.addr.ss));
+    lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
+    if (lmb_net_hello(&st.addr, SOCK_STREAM, &hello, st.timeout_s, NULL, &rep, err,
+                      sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+
+    t = (struct lmb_timed){
+        .init = client_init,
+        .run = client_run,
+        .cleanup = client_cleanup,
+        .state = &st,
+        .metric = LMB_METRIC_LATENCY,
+        .per_iter = 1.0,
+    };
+    lmb_measure(ctx, &t, &res);
+    lmb_record_param_str(&rec, "ends", lmb_net_ends(ctx, res.cpu_assigned, res.copies, &rep));
+    lmb_report_add(&ctx->report, &rec, &res);
+    return LMB_EXIT_OK;
+}
+
+static const struct lmb_optdef options[] = {
+    { 's', NULL, "start a server in the background and return once it listens" },
+    { 'S', "host", "ask the server on host to stop" },
+    { 'm', "bytes", "message size (default 1, at most 1m)" },
+    { 'p', "port", "TCP port (default 31234)" },
+    { 'b', "addr", "with -s: the address to listen on (default 127.0.0.1)" },
+    { 'a', "addr", "with -s: one more address allowed to stop the server" },
+};
+
+const struct lmb_bench lmb_bench_lat_tcp = {
+    .name = "lat_tcp",
+    .summary = "TCP round-trip latency to a lat_tcp server",
+    .category = LMB_CAT_NETWORK,
+    .common = LMB_USE_PWN,
+    .args = "host",
+    .help = "lat_tcp -s starts a server (in the background; it listens on 127.0.0.1 unless\n"
+            "-b says otherwise); lat_tcp HOST times messages sent to it and echoed back;\n"
+            "lat_tcp -S HOST stops it. A server obeys -S only from its own host or the\n"
+            "address given with -a.\n",
+    .options = options,
+    .noptions = sizeof options / sizeof options[0],
+    .main = lat_tcp_main,
+};
