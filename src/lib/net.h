@@ -230,6 +230,15 @@ int lmb_server_std_request(struct lmb_server *s, int fd, const uint8_t *req, siz
 int lmb_server_reply(int fd, const struct lmb_net_reply *r, const struct sockaddr *peer,
                      socklen_t peerlen);
 
+/* For a datagram server's request that opens a session (lat_udp, bw_udp):
+ * makes s->session_fd, a socket of its own bound to the server's address and
+ * connected to peer, for a child to serve; or, when the same peer sent the
+ * same nonce moments ago (a repeated request), finds that session. Puts the
+ * session's port in *port. Returns 1 for a new session (reply, then
+ * LMB_SRV_FORK), 0 for a repeated one (reply only), -1 on error. */
+int lmb_server_udp_session(struct lmb_server *s, const struct sockaddr *peer, socklen_t peerlen,
+                           uint32_t nonce, uint32_t *port);
+
 /* framed() for the binary protocol: a request is LMB_NET_REQ_SIZE bytes. */
 long lmb_server_framed_req(const uint8_t *buf, size_t len);
 

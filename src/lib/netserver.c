@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -46,6 +47,9 @@ struct udp_session {
 };
 
 static volatile sig_atomic_t stop_signal;
+
+/* The daemon is one process with one main loop: its recent UDP sessions. */
+static struct udp_session sessions[16];
 
 static void on_term(int sig)
 {
@@ -144,6 +148,48 @@ int lmb_server_std_request(struct lmb_server *s, int fd, const uint8_t *req, siz
         }
         return LMB_SRV_FORK;
     }
+}
+
+int lmb_server_udp_session(struct lmb_server *s, const struct sockaddr *peer, socklen_t peerlen,
+                           uint32_t nonce, uint32_t *port)
+{
+    struct sockaddr_storage local;
+    socklen_t llen = sizeof local;
+    double now = mono_s();
+    int fd, oldest = 0;
+
+    for (int i = 0; i < 16; i++) {
+        struct udp_session *u = &sessions[i];
+        if (u->when > 0 && now - u->when < 10.0 && u->nonce == nonce && u->peerlen == peerlen &&
+            memcmp(&u->peer, peer, peerlen) == 0) {
+            *port = u->port;
+            return 0;
+        }
+        if (u->when < sessions[oldest].when)
+            oldest = i;
+    }
+    if (getsockname(s->fd, (struct sockaddr *)&local, &llen) != 0)
+        return -1;
+    if (local.ss_family == AF_INET)
+        ((struct sockaddr_in *)&local)->sin_port = 0;
+    else
+        ((struct sockaddr_in6 *)&local)->sin6_port = 0;
+    fd = socket(local.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (bind(fd, (struct sockaddr *)&local, llen) != 0 || connect(fd, peer, peerlen) != 0 ||
+        getsockname(fd, (struct sockaddr *)&local, &llen) != 0) {
+        close(fd);
+        return -1;
+    }
+    *port = lmb_net_addr_port((struct sockaddr *)&local);
+    s->session_fd = fd;
+    sessions[oldest].when = now;
+    sessions[oldest].nonce = nonce;
+    sessions[oldest].port = *port;
+    sessions[oldest].peerlen = peerlen;
+    memcpy(&sessions[oldest].peer, peer, peerlen);
+    return 1;
 }
 
 /* Closes every descriptor from 3 up except those in keep. */

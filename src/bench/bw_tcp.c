@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+/* bw_tcp: TCP bandwidth from a client to bw_tcp's server.
+ *
+ * One iteration moves -M bytes, written -m bytes at a time. Each call of the
+ * timed loop sends an 8-byte count of the bytes that follow, the bytes, and
+ * then waits for the server's one-byte acknowledgement that it has read them
+ * all (reading -m bytes at a time, at most 1 MB), so the time covers the data
+ * arriving, not only leaving. Kept out of the timing: connecting and the
+ * request header. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/bench.h"
+#include "../lib/net.h"
+#include "../lib/sizes.h"
+
+#define MSG_MAX (64u << 20)
+#define SERVER_BUF_MAX (1u << 20)
+#define BATCH_MAX (1ULL << 50)     /* most bytes one batch may announce */
+#define DEFAULT_MSG (10u << 20)
+#define MIN_DEFAULT_MOVE (64u << 10)
+
+static const struct lmb_net_limits limits = {
+    .bench = LMB_NB_BW_TCP,
+    .ops = 1u << LMB_OP_SINK,
+    .msg_min = 1,
+    .msg_max = MSG_MAX,
+    .total_max = BATCH_MAX,
+};
+
+/* --- the server ------------------------------------------------------------- */
+
+static int srv_request(struct lmb_server *s, int fd, const uint8_t *req, size_t len,
+                       const struct sockaddr *peer, socklen_t peerlen)
+{
+    struct lmb_net_req r;
+    return lmb_server_std_request(s, fd, req, len, peer, peerlen, &limits, &r);
+}
+
+/* Validates a batch header: the count of bytes that follow. */
+static int batch_decode(const uint8_t b[8], uint64_t *count)
+{
+    uint64_t v = 0;
+
+    for (int i = 0; i < 8; i++)
+        v = (v << 8) | b[i];
+    if (v == 0 || v > BATCH_MAX)
+        return -1;
+    *count = v;
+    return 0;
+}
+
+/* Reads batches and acknowledges each, until the client goes (or idles). */
+static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t len)
+{
+    struct lmb_net_req r;
+    struct lmb_net_reply rep;
+    char why[128];
+    uint8_t hdr[8];
+    size_t bufsize;
+    char *buf;
+
+    (void)s;
+    if (lmb_net_req_decode(req, len, &limits, &r, why, sizeof why) != LMB_NS_OK)
+        return 1;
+    bufsize = r.msg < SERVER_BUF_MAX ? r.msg : SERVER_BUF_MAX;
+    buf = malloc(bufsize);
+    if (buf == NULL)
+        return 1;
+    lmb_net_reply_fill(&rep, LMB_NS_OK, LMB_NB_BW_TCP, r.msg);
+    if (lmb_server_reply(fd, &rep, NULL, 0) != 0)
+        goto out;
+    while (lmb_net_read_full(fd, hdr, sizeof hdr) == 1) {
+        uint64_t left;
+        if (batch_decode(hdr, &left) != 0)
+            break;
+        while (left > 0) {
+            ssize_t n = read(fd, buf, left < bufsize ? (size_t)left : bufsize);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                goto out;
+            left -= (uint64_t)n;
+        }
+        if (lmb_net_write_full(fd, "", 1) != 1)
+            break;
+    }
+out:
+    free(buf);
+    return 0;
+}
+
+static const struct lmb_server_ops server = {
+    .socktype = SOCK_STREAM,
+    .bench = LMB_NB_BW_TCP,
+    .framed = lmb_server_framed_req,
+    .req_max = LMB_NET_REQ_SIZE,
+    .request = srv_request,
+    .child = srv_child,
+};
+
+static const struct lmb_net_cmd cmd = {
+    .ops = &server,
+    .default_port = LMB_PORT_BW_TCP,
+    .port_flag = 'p',
+};
+
+/* --- the client ------------------------------------------------------------- */
+
+struct bw_state {
+    struct lmb_addr addr;
+    uint32_t msg;
+    uint64_t move;
+    double timeout_s;
+    int fd;
+    char *buf;
+};
+
+static int client_init(void *p, char *err, size_t errlen)
+{
+    struct bw_state *st = p;
+    struct lmb_net_req req = { .bench = LMB_NB_BW_TCP, .op = LMB_OP_SINK, .msg = st->msg };
+    struct lmb_net_reply rep;
+
+    st->fd = -1;
+    st->buf = malloc(st->msg);
+    if (st->buf == NULL) {
+        snprintf(err, errlen, "out of memory for a %u-byte message", (unsigned)st->msg);
+        return -1;
+    }
+    memset(st->buf, 'x', st->msg);
+    if (lmb_net_hello(&st->addr, SOCK_STREAM, &req, st->timeout_s, &st->fd, &rep, err,
+                      errlen) != 0)
+        return -1;
+    lmb_net_set_timeouts(st->fd, LMB_NET_IO_TIMEOUT);
+    return 0;
+}
+
+static void client_run(uint64_t n, void *p)
+{
+    struct bw_state *st = p;
+    uint64_t total = n * st->move, left = total;
+    uint8_t hdr[8];
+    char ack;
+    int rc;
+
+    for (int i = 0; i < 8; i++)
+        hdr[i] = (uint8_t)(total >> (56 - 8 * i));
+    if (lmb_net_write_full(st->fd, hdr, sizeof hdr) != 1)
+        lmb_abort_copy("sending to the server: %s", strerror(errno));
+    while (left > 0) {
+        size_t chunk = left < st->msg ? (size_t)left : st->msg;
+        if (lmb_net_write_full(st->fd, st->buf, chunk) != 1) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                lmb_abort_copy("the server took no data for %g s", LMB_NET_IO_TIMEOUT);
+            lmb_abort_copy("sending to the server: %s", strerror(errno));
+        }
+        left -= chunk;
+    }
+    rc = lmb_net_read_full(st->fd, &ack, 1);
+    if (rc != 1) {
+        if (rc == 0)
+            lmb_abort_copy("the server closed the connection");
+        if (errno == EAGAIN || errno == EWOULDBLOCK)
+            lmb_abort_copy("no acknowledgement from the server within %g s", LMB_NET_IO_TIMEOUT);
+        lmb_abort_copy("reading from the server: %s", strerror(errno));
+    }
+}
+
+static void client_cleanup(void *p)
+{
+    struct bw_state *st = p;
+
+    if (st->fd >= 0)
+        close(st->fd);
+    free(st->buf);
+}
+
+static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
+{
+    struct bw_state st = { .fd = -1 };
+    struct lmb_net_req hello = { .bench = LMB_NB_BW_TCP, .op = LMB_OP_HELLO };
+    struct lmb_net_reply rep;
+    struct lmb_record rec;
+    struct lmb_result res;
+    struct lmb_timed t;
+    char err[512];
+    unsigned port;
+    uint64_t msg = DEFAULT_MSG, move = 0;
+    int rc;
+
+    if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
+        return rc;
+    if (argc < 1)
+        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
+    if (argc > 1)
+        return lmb_usage_error(ctx, "too many arguments");
+    if (lmb_opt_arg(ctx, 'm') != NULL) {
+        if (lmb_parse_size(lmb_opt_arg(ctx, 'm'), &msg, err, sizeof err) != 0)
+            return lmb_usage_error(ctx, "-m: %s", err);
+        if (msg < 1 || msg > MSG_MAX)
+            return lmb_usage_error(ctx, "-m: a message is 1 byte to 64m, not %llu bytes",
+                                   (unsigned long long)msg);
+    }
+    if (lmb_opt_arg(ctx, 'M') != NULL) {
+        if (lmb_parse_size(lmb_opt_arg(ctx, 'M'), &move, err, sizeof err) != 0)
+            return lmb_usage_error(ctx, "-M: %s", err);
+        if (move < msg || move > (1ULL << 40))
+            return lmb_usage_error(ctx, "-M: the bytes moved per iteration are at least the "
+                                   "message size (%llu) and at most 1t",
+                                   (unsigned long long)msg);
+        move = (move + msg - 1) / msg * msg;   /* whole messages */
+    } else {
+        move = (MIN_DEFAULT_MOVE + msg - 1) / msg * msg;
+    }
+    if ((rc = lmb_net_port(ctx, &cmd, &port)) != 0)
+        return rc;
+    if ((rc = lmb_net_client_addr(ctx, argv[0], port, SOCK_STREAM, &st.addr)) != 0)
+        return rc;
+    st.msg = (uint32_t)msg;
+    st.move = move;
+    st.timeout_s = lmb_net_timeout(ctx);
+
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_MBS);
+    rec.classic = LMB_CLASSIC_SIZE_MBSEC;
+    rec.classic_x = (double)msg;
+    lmb_record_param_str(&rec, "host", argv[0]);
+    lmb_record_param_bool(&rec, "remote", !lmb_net_addr_is_local((void *)&st.addr.ss));
+    lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
+    lmb_record_param_int(&rec, "move_bytes", (long long)move);
+    if (lmb_net_hello(&st.addr, SOCK_STREAM, &hello, st.timeout_s, NULL, &rep, err,
+                      sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+
+    t = (struct lmb_timed){
+        .init = client_init,
+        .run = client_run,
+        .cleanup = client_cleanup,
+        .state = &st,
+        .metric = LMB_METRIC_BANDWIDTH,
+        .per_iter = (double)move,
+    };
+    lmb_measure(ctx, &t, &res);
+    lmb_report_add(&ctx->report, &rec, &res);
+    return LMB_EXIT_OK;
+}
+
+static const struct lmb_optdef options[] = {
+    { 's', NULL, "start a server in the background and return once it listens" },
+    { 'S', "host", "ask the server on host to stop" },
+    { 'm', "bytes", "bytes per write (default 10m, at most 64m)" },
+    { 'M', "bytes", "bytes moved per iteration (default: 64k rounded up to whole messages)" },
+    { 'p', "port", "TCP port (default 31235)" },
+    { 'b', "addr", "with -s: the address to listen on (default 127.0.0.1)" },
+    { 'a', "addr", "with -s: one more address allowed to stop the server" },
+};
+
+const struct lmb_bench lmb_bench_bw_tcp = {
+    .name = "bw_tcp",
+    .summary = "TCP bandwidth to a bw_tcp server",
+    .category = LMB_CAT_NETWORK,
+    .common = LMB_USE_PWN,
+    .args = "host",
+    .help = "bw_tcp -s starts a server (in the background; it listens on 127.0.0.1 unless\n"
+            "-b says otherwise); bw_tcp HOST times sending data to it, -m bytes per write,\n"
+            "until the server has read it all; bw_tcp -S HOST stops it. The line shows the\n"
+            "message size in MB and the bandwidth. A server obeys -S only from its own host\n"
+            "or the address given with -a.\n",
+    .options = options,
+    .noptions = sizeof options / sizeof options[0],
+    .main = bw_tcp_main,
+};

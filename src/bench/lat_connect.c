@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/* lat_connect: the cost of making a TCP connection to lat_connect's server.
+ *
+ * One operation: socket(), connect() to the server (the three-way handshake),
+ * then close(). The socket is closed with a reset (SO_LINGER of 0) so that no
+ * connection is left in TIME_WAIT: repeated runs do not fill the port table
+ * and do not slow down as it fills. A send timeout bounds each connect. Kept
+ * out of the timing: resolving the host and the check that a lat_connect
+ * server answers there. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "../lib/bench.h"
+#include "../lib/net.h"
+
+static const struct lmb_net_limits limits = {
+    .bench = LMB_NB_LAT_CONNECT,
+    .ops = 0,   /* HELLO and STOP only: a timed connection sends nothing */
+};
+
+/* --- the server ------------------------------------------------------------- */
+
+static int srv_request(struct lmb_server *s, int fd, const uint8_t *req, size_t len,
+                       const struct sockaddr *peer, socklen_t peerlen)
+{
+    struct lmb_net_req r;
+    return lmb_server_std_request(s, fd, req, len, peer, peerlen, &limits, &r);
+}
+
+static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t len)
+{
+    (void)s, (void)fd, (void)req, (void)len;
+    return 0;
+}
+
+static const struct lmb_server_ops server = {
+    .socktype = SOCK_STREAM,
+    .bench = LMB_NB_LAT_CONNECT,
+    .framed = lmb_server_framed_req,
+    .req_max = LMB_NET_REQ_SIZE,
+    .request = srv_request,
+    .child = srv_child,
+};
+
+static const struct lmb_net_cmd cmd = {
+    .ops = &server,
+    .default_port = LMB_PORT_LAT_CONNECT,
+    .port_flag = 'p',
+};
+
+/* --- the client ------------------------------------------------------------- */
+
+struct connect_state {
+    struct lmb_addr addr;
+};
+
+static void client_run(uint64_t n, void *p)
+{
+    struct connect_state *st = p;
+    const struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+    const struct timeval tv = { .tv_sec = (time_t)LMB_NET_IO_TIMEOUT, .tv_usec = 0 };
+
+    for (uint64_t i = 0; i < n; i++) {
+        int fd = socket(st->addr.ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            lmb_abort_copy("socket: %s", strerror(errno));
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        if (connect(fd, (const struct sockaddr *)&st->addr.ss, st->addr.len) != 0) {
+            int e = errno;
+            close(fd);
+            if (e == EINPROGRESS || e == EAGAIN)
+                lmb_abort_copy("no connection within %g s", LMB_NET_IO_TIMEOUT);
+            lmb_abort_copy("connect: %s", strerror(e));
+        }
+        close(fd);
+    }
+}
+
+static int lat_connect_main(struct lmb_ctx *ctx, int argc, char **argv)
+{
+    struct connect_state st;
+    struct lmb_net_req hello = { .bench = LMB_NB_LAT_CONNECT, .op = LMB_OP_HELLO };
+    struct lmb_net_reply rep;
+    struct lmb_record rec;
+    struct lmb_result res;
+    struct lmb_timed t;
+    char err[512];
+    unsigned port;
+    int rc;
+
+    if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
+        return rc;
+    if (argc < 1)
+        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
+    if (argc > 1)
+        return lmb_usage_error(ctx, "too many arguments");
+    if ((rc = lmb_net_port(ctx, &cmd, &port)) != 0)
+        return rc;
+    if ((rc = lmb_net_client_addr(ctx, argv[0], port, SOCK_STREAM, &st.addr)) != 0)
+        return rc;
+
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
+    rec.classic = LMB_CLASSIC_LABEL_US;
+    snprintf(rec.label, sizeof rec.label, "TCP/IP connection cost to %s", argv[0]);
+    lmb_record_param_str(&rec, "host", argv[0]);
+    lmb_record_param_bool(&rec, "remote", !lmb_net_addr_is_local((void *)&st.addr.ss));
+    if (lmb_net_hello(&st.addr, SOCK_STREAM, &hello, lmb_net_timeout(ctx), NULL, &rep, err,
+                      sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+
+    t = (struct lmb_timed){
+        .run = client_run,
+        .state = &st,
+        .metric = LMB_METRIC_LATENCY,
+        .per_iter = 1.0,
+    };
+    lmb_measure(ctx, &t, &res);
+    lmb_report_add(&ctx->report, &rec, &res);
+    return LMB_EXIT_OK;
+}
+
+static const struct lmb_optdef options[] = {
+    { 's', NULL, "start a server in the background and return once it listens" },
+    { 'S', "host", "ask the server on host to stop" },
+    { 'p', "port", "TCP port (default 31237)" },
+    { 'b', "addr", "with -s: the address to listen on (default 127.0.0.1)" },
+    { 'a', "addr", "with -s: one more address allowed to stop the server" },
+};
+
+const struct lmb_bench lmb_bench_lat_connect = {
+    .name = "lat_connect",
+    .summary = "Cost of a TCP connection to a lat_connect server",
+    .category = LMB_CAT_NETWORK,
+    .common = LMB_USE_PWN,
+    .args = "host",
+    .help = "lat_connect -s starts a server (in the background; it listens on 127.0.0.1\n"
+            "unless -b says otherwise); lat_connect HOST times socket(), connect() and\n"
+            "close() to it; lat_connect -S HOST stops it. Connections are closed with a\n"
+            "reset, so none is left in TIME_WAIT. A server obeys -S only from its own host\n"
+            "or the address given with -a.\n",
+    .options = options,
+    .noptions = sizeof options / sizeof options[0],
+    .main = lat_connect_main,
+};
