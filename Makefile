@@ -64,6 +64,23 @@ PROGS := $(B)/bin/lmbench $(LINKS) $(B)/libexec/lmbench/hello
 
 all: $(PROGS)
 
+# libtirpc for lat_rpc (TIRPC=no builds without it: lat_rpc then reports
+# "skipped: built without libtirpc"). Only lat_rpc.o sees its flags; a stamp
+# rebuilds it when they change.
+ifneq ($(TIRPC),no)
+HAVE_TIRPC := $(shell $(PKG_CONFIG) --exists libtirpc 2>/dev/null && echo yes)
+endif
+ifeq ($(HAVE_TIRPC),yes)
+TIRPC_CFLAGS := -DLMB_HAVE_TIRPC $(shell $(PKG_CONFIG) --cflags libtirpc)
+LIBS += $(shell $(PKG_CONFIG) --libs libtirpc)
+endif
+$(B)/obj/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
+$(B)/obj/src/bench/lat_rpc.o: $(B)/gen/tirpc.flags
+$(B)/gen/tirpc.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(TIRPC_CFLAGS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
 # The command list, generated from the files in src/bench (rewritten only when
 # it changes, so that nothing rebuilds needlessly).
 $(B)/gen/registry.inc: FORCE

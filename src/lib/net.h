@@ -262,6 +262,13 @@ struct lmb_net_cmd {
  * exit status; otherwise it returns -1 and the command measures. */
 int lmb_net_modes(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_net_cmd *cmd);
 
+/* -s with port: binds, listens and starts the daemon (with -b, -a, --cpus).
+ * Returns the exit status. */
+int lmb_net_serve(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, unsigned port);
+/* -S host: asks the server at host, port to stop. Returns the exit status. */
+int lmb_net_stop_at(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, const char *host,
+                    unsigned port);
+
 /* The port a command uses: its port option, or the default. Returns 0 or the
  * usage error's exit status (the message printed). */
 int lmb_net_port(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, unsigned *port);

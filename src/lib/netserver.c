@@ -312,7 +312,7 @@ static void on_datagram(struct loop *L)
     ssize_t n = recvfrom(s->fd, buf, sizeof buf, MSG_DONTWAIT | MSG_TRUNC,
                          (struct sockaddr *)&peer, &plen);
 
-    if (n < 0 || (size_t)n > s->ops->req_max)
+    if (n < 0 || (size_t)n > s->ops->req_max || (size_t)n > sizeof buf)
         return;
     s->session_fd = -1;
     switch (s->ops->request(s, s->fd, buf, (size_t)n, (struct sockaddr *)&peer, plen)) {
@@ -622,52 +622,33 @@ static int std_stop(const struct lmb_net_cmd *cmd, const struct lmb_addr *a, dou
     return 0;
 }
 
-int lmb_net_modes(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_net_cmd *cmd)
+int lmb_net_stop_at(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, const char *host,
+                    unsigned port)
 {
-    bool serve = lmb_opt_given(ctx, 's'), stop = lmb_opt_given(ctx, 'S');
-    const char *bind_arg = lmb_opt_arg(ctx, 'b'), *allow_arg = lmb_opt_arg(ctx, 'a');
+    struct lmb_addr a;
     char err[512];
-    unsigned port;
+    double t = lmb_net_timeout(ctx);
     int rc;
 
-    (void)argv;
-    if (!serve && !stop) {
-        if (bind_arg != NULL || allow_arg != NULL)
-            return lmb_usage_error(ctx, "-%c applies only to -s (the server)",
-                                   bind_arg != NULL ? 'b' : 'a');
-        return -1;
-    }
-    if (serve && stop)
-        return lmb_usage_error(ctx, "-s and -S exclude each other");
-    if (ctx->opt.json)
-        return lmb_usage_error(ctx, "--json applies to measurements, not to -%c", serve ? 's' : 'S');
-    if (argc > 0)
-        return lmb_usage_error(ctx, "-%c takes no host argument ('%.64s')", serve ? 's' : 'S',
-                               argv[0]);
-    if ((rc = lmb_net_port(ctx, cmd, &port)) != 0)
+    if ((rc = lmb_net_client_addr(ctx, host, port, cmd->ops->socktype, &a)) != 0)
         return rc;
-
-    if (stop) {
-        struct lmb_addr a;
-        double t = lmb_net_timeout(ctx);
-        if (allow_arg != NULL || bind_arg != NULL)
-            return lmb_usage_error(ctx, "-%c applies only to -s (the server)",
-                                   bind_arg != NULL ? 'b' : 'a');
-        if ((rc = lmb_net_client_addr(ctx, lmb_opt_arg(ctx, 'S'), port, cmd->ops->socktype,
-                                      &a)) != 0)
-            return rc;
-        rc = cmd->stop != NULL ? cmd->stop(&a, cmd->ops->socktype, t, err, sizeof err)
-                               : std_stop(cmd, &a, t, err, sizeof err);
-        if (rc != 0) {
-            fprintf(stderr, "%s: -S %.64s: %s\n", ctx->prog, lmb_opt_arg(ctx, 'S'), err);
-            return LMB_EXIT_FAILED;
-        }
-        return LMB_EXIT_OK;
+    rc = cmd->stop != NULL ? cmd->stop(&a, cmd->ops->socktype, t, err, sizeof err)
+                           : std_stop(cmd, &a, t, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "%s: -S %.64s: %s\n", ctx->prog, host, err);
+        return LMB_EXIT_FAILED;
     }
+    return LMB_EXIT_OK;
+}
 
-    /* -s */
+int lmb_net_serve(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, unsigned port)
+{
+    const char *bind_arg = lmb_opt_arg(ctx, 'b'), *allow_arg = lmb_opt_arg(ctx, 'a');
     struct lmb_server s;
     struct lmb_addr bound;
+    char err[512];
+    int rc;
+
     memset(&s, 0, sizeof s);
     s.ops = cmd->ops;
     s.prog = ctx->prog;
@@ -699,4 +680,35 @@ int lmb_net_modes(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_n
     }
     close(s.fd);
     return LMB_EXIT_OK;
+}
+
+int lmb_net_modes(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_net_cmd *cmd)
+{
+    bool serve = lmb_opt_given(ctx, 's'), stop = lmb_opt_given(ctx, 'S');
+    const char *bind_arg = lmb_opt_arg(ctx, 'b'), *allow_arg = lmb_opt_arg(ctx, 'a');
+    unsigned port;
+    int rc;
+
+    if (!serve && !stop) {
+        if (bind_arg != NULL || allow_arg != NULL)
+            return lmb_usage_error(ctx, "-%c applies only to -s (the server)",
+                                   bind_arg != NULL ? 'b' : 'a');
+        return -1;
+    }
+    if (serve && stop)
+        return lmb_usage_error(ctx, "-s and -S exclude each other");
+    if (ctx->opt.json)
+        return lmb_usage_error(ctx, "--json applies to measurements, not to -%c", serve ? 's' : 'S');
+    if (argc > 0)
+        return lmb_usage_error(ctx, "-%c takes no host argument ('%.64s')", serve ? 's' : 'S',
+                               argv[0]);
+    if ((rc = lmb_net_port(ctx, cmd, &port)) != 0)
+        return rc;
+    if (stop) {
+        if (allow_arg != NULL || bind_arg != NULL)
+            return lmb_usage_error(ctx, "-%c applies only to -s (the server)",
+                                   bind_arg != NULL ? 'b' : 'a');
+        return lmb_net_stop_at(ctx, cmd, lmb_opt_arg(ctx, 'S'), port);
+    }
+    return lmb_net_serve(ctx, cmd, port);
 }
