@@ -59,7 +59,7 @@ MAN_PAGES := $(sort $(wildcard doc/*.1))
 LINKS := $(BENCH_NAMES:%=$(B)/bin/%)
 PROGS := $(B)/bin/lmbench $(LINKS) $(B)/libexec/lmbench/hello
 
-.PHONY: all check unit-tests bench install uninstall clean FORCE
+.PHONY: all check unit-tests bench install uninstall clean FORCE fuzz
 .DELETE_ON_ERROR:
 
 all: $(PROGS)
@@ -80,6 +80,32 @@ $(B)/gen/tirpc.flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(TIRPC_CFLAGS)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# lmhttp's static document tree, generated (no binary files in the source).
+WWW := $(B)/share/lmbench/www
+all: $(WWW)/URLS
+$(WWW)/URLS: $(B)/bin/lmbench src/lib/http.c
+	@rm -rf $(WWW)
+	@mkdir -p $(WWW)
+	$(B)/bin/lmbench lmhttp -G $(WWW)
+
+# make fuzz: libFuzzer (clang) on each server's request decoder, a bounded run
+# each (FUZZ_SECONDS, default 20).
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+$(B)/fuzz/%: tests/fuzz/%.c src/lib/net.c src/lib/http.c src/lib/netserver.c src/lib/sizes.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Isrc -I$(B)/gen -g -O1 -fsanitize=fuzzer,address,undefined \
+		$(if $(filter fuzz_rpc,$*),$(TIRPC_CFLAGS)) -o $@ $< $(if $(filter fuzz_rpc,$*),$(shell $(PKG_CONFIG) --libs libtirpc 2>/dev/null))
+fuzz: $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \
+		echo "fuzz: $${t##*/} for $(FUZZ_SECONDS) s"; \
+		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $(B)/fuzz/corpus-$${t##*/} \
+			2>$(B)/fuzz/$${t##*/}.log || { tail -n 40 $(B)/fuzz/$${t##*/}.log; exit 1; }; \
+		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$${t##*/}.log | tail -n 1; \
+	done
 
 # The command list, generated from the files in src/bench (rewritten only when
 # it changes, so that nothing rebuilds needlessly).
@@ -156,12 +182,16 @@ install: all
 	$(foreach n,$(LIBEXEC_NAMES),ln -sf $(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/$(n);)
 	install -m 755 $(B)/libexec/lmbench/hello $(DESTDIR)$(LIBEXECDIR)/hello
 	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
+	install -d $(DESTDIR)$(PREFIX)/share/lmbench/www/pics $(DESTDIR)$(PREFIX)/share/lmbench/www/docs
+	cd $(WWW) && for f in URLS $$(cat URLS); do install -m 644 "./$${f#/}" "$(DESTDIR)$(PREFIX)/share/lmbench/www/$${f#/}"; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/lmbench $(BIN_NAMES:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(LIBEXEC_NAMES:%=$(DESTDIR)$(LIBEXECDIR)/%) $(DESTDIR)$(LIBEXECDIR)/hello
 	rm -f $(notdir $(MAN_PAGES):%=$(DESTDIR)$(MANDIR)/man1/%)
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(PREFIX)/share/lmbench/www
+	-rmdir $(DESTDIR)$(PREFIX)/share/lmbench 2>/dev/null
 
 clean:
 	rm -rf $(B)
