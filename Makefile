@@ -90,14 +90,15 @@ $(WWW)/URLS: $(B)/bin/lmbench src/lib/http.c
 	$(B)/bin/lmbench lmhttp -G $(WWW)
 
 # make fuzz: libFuzzer (clang) on each server's request decoder, a bounded run
-# each (FUZZ_SECONDS, default 20).
+# each (FUZZ_SECONDS, default 10). tests/fuzz/fuzz_NAME.c includes
+# src/bench/NAME.c to reach its static decoders.
 FUZZ_CC ?= clang
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
-$(B)/fuzz/%: tests/fuzz/%.c src/lib/net.c src/lib/http.c src/lib/netserver.c src/lib/sizes.c
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(LIB_SRCS) $(B)/gen/version.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE -Isrc -I$(B)/gen -g -O1 -fsanitize=fuzzer,address,undefined \
-		$(if $(filter fuzz_rpc,$*),$(TIRPC_CFLAGS)) -o $@ $< $(if $(filter fuzz_rpc,$*),$(shell $(PKG_CONFIG) --libs libtirpc 2>/dev/null))
+	$(FUZZ_CC) $(LMB_CPPFLAGS) $(TIRPC_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(LIB_SRCS) $(LIBS)
 fuzz: $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \
