@@ -176,7 +176,10 @@ int lmb_net_listen(int socktype, const struct lmb_addr *a, char *err, size_t err
         snprintf(err, errlen, "socket: %s", strerror(errno));
         return -1;
     }
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    /* TCP: a port whose last connections are in TIME_WAIT can be reused. (Not
+     * UDP, where the option would let two servers share a port.) */
+    if (socktype == SOCK_STREAM)
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (a->ss.ss_family == AF_INET6)
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
     if (bind(fd, (const struct sockaddr *)&a->ss, a->len) != 0) {
@@ -579,10 +582,15 @@ int lmb_net_hello(const struct lmb_addr *a, int socktype, const struct lmb_net_r
     }
     if (reply_error(rep, req, where, err, errlen) != 0)
         goto fail;
-    if (fdp != NULL)
+    if (fdp != NULL) {
         *fdp = fd;
-    else
+    } else {
+        /* Closed with a reset: a probe leaves no TIME_WAIT behind. */
+        const struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+        if (socktype == SOCK_STREAM)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
         close(fd);
+    }
     return 0;
 fail:
     close(fd);
