@@ -618,6 +618,13 @@ static int std_stop(const struct lmb_net_cmd *cmd, const struct lmb_addr *a, dou
         while (read(fd, &c, 1) > 0)
             ;
         close(fd);
+    } else {
+        /* Datagrams: wait (up to 2 s) until the port no longer answers. */
+        struct lmb_net_req hello = { .bench = cmd->ops->bench, .op = LMB_OP_HELLO };
+        char why[256];
+        for (int i = 0; i < 20; i++)
+            if (lmb_net_hello(a, SOCK_DGRAM, &hello, 0.1, NULL, &rep, why, sizeof why) != 0)
+                break;
     }
     return 0;
 }
