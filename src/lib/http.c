@@ -79,8 +79,8 @@ int lmb_http_parse(const uint8_t *buf, size_t len, struct lmb_http_req *out)
         return 400;
     path++;
     plen = (size_t)(sp2 - path);
-    if (plen >= LMB_HTTP_PATH_MAX)
-        return 404;
+    if (plen >= LMB_HTTP_PATH_MAX || (plen > 0 && path[0] == '/'))
+        return 404;   /* too long, or "//...": an absolute path */
     for (size_t i = 0; i < plen; i++) {
         if (!path_char(path[i]))
             return 404;

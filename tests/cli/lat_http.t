@@ -43,6 +43,8 @@ if start_server lat_http; then
             "GET /../URLS: 404 (nothing outside the tree)"
         like "$(send_raw tcp "$PORT" 'PUT / HTTP/1.0\r\n\r\n')" '^485454502f312e3020343035' \
             "PUT: 405"
+        like "$(send_raw tcp "$PORT" 'GET //etc/passwd HTTP/1.0\r\n\r\n')" '^485454502f312e3020343034' \
+            "GET //etc/passwd: 404 (no absolute paths)"
     fi
     printf '/index.html\n/no-such-file.html\n' >"$T/urls"
     run sh -c "\"$CMD\" -p $PORT -N 3 127.0.0.1 <\"$T/urls\""
