@@ -16,8 +16,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (n > (long)size)
         abort();
     if (n > 0 && lmb_http_parse(data, (size_t)n, &r) == 200) {
-        if (r.path[0] == '/' || strstr(r.path, "..") != NULL || strstr(r.path, "//") != NULL ||
-            strlen(r.path) >= LMB_HTTP_PATH_MAX)
+        /* No absolute path, no empty component, no component starting with
+         * a dot (so no "..": "a..b" is a plain name). */
+        if (r.path[0] == '/' || r.path[0] == '.' || strstr(r.path, "/.") != NULL ||
+            strstr(r.path, "//") != NULL || strlen(r.path) >= LMB_HTTP_PATH_MAX)
             abort();
     }
     return 0;
