@@ -103,7 +103,7 @@ fuzz: $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \
 		echo "fuzz: $${t##*/} for $(FUZZ_SECONDS) s"; \
-		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=0 $(B)/fuzz/corpus-$${t##*/} \
+		$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/$${t##*/}- $(B)/fuzz/corpus-$${t##*/} \
 			2>$(B)/fuzz/$${t##*/}.log || { tail -n 40 $(B)/fuzz/$${t##*/}.log; exit 1; }; \
 		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$${t##*/}.log | tail -n 1; \
 	done
