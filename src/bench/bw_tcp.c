@@ -15,7 +15,6 @@
 
 #include "../lib/bench.h"
 #include "../lib/net.h"
-#include "../lib/sizes.h"
 
 #define MSG_MAX (64u << 20)
 #define SERVER_BUF_MAX (1u << 20)
@@ -184,58 +183,32 @@ static void client_cleanup(void *p)
 static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     struct bw_state st = { .fd = -1 };
-    struct lmb_net_req hello = { .bench = LMB_NB_BW_TCP, .op = LMB_OP_HELLO };
     struct lmb_net_reply rep;
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
-    char err[512];
-    unsigned port;
     uint64_t msg = DEFAULT_MSG, move = 0;
     int rc;
 
     if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
         return rc;
-    if (argc < 1)
-        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
-    if (argc > 1)
-        return lmb_usage_error(ctx, "too many arguments");
-    if (lmb_opt_arg(ctx, 'm') != NULL) {
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'm'), &msg, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-m: %s", err);
-        if (msg < 1 || msg > MSG_MAX)
-            return lmb_usage_error(ctx, "-m: a message is 1 byte to 64m, not %llu bytes",
-                                   (unsigned long long)msg);
-    }
-    if (lmb_opt_arg(ctx, 'M') != NULL) {
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'M'), &move, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-M: %s", err);
-        if (move < msg || move > (1ULL << 40))
-            return lmb_usage_error(ctx, "-M: the bytes moved per iteration are at least the "
-                                   "message size (%llu) and at most 1t",
-                                   (unsigned long long)msg);
-        move = (move + msg - 1) / msg * msg;   /* whole messages */
-    } else {
-        move = (MIN_DEFAULT_MOVE + msg - 1) / msg * msg;
-    }
-    if ((rc = lmb_net_port(ctx, &cmd, &port)) != 0)
+    if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_STREAM, &st.addr)) != 0 ||
+        (rc = lmb_net_size_opt(ctx, 'm', 1, MSG_MAX, &msg)) != 0 ||
+        (rc = lmb_net_size_opt(ctx, 'M', msg, 1ULL << 40, &move)) != 0)
         return rc;
-    if ((rc = lmb_net_client_addr(ctx, argv[0], port, SOCK_STREAM, &st.addr)) != 0)
-        return rc;
+    /* Whole messages; by default at least 64k. */
+    move = ((move ? move : MIN_DEFAULT_MOVE) + msg - 1) / msg * msg;
     st.msg = (uint32_t)msg;
     st.move = move;
     st.timeout_s = lmb_net_timeout(ctx);
 
-    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_MBS);
+    lmb_net_record_init(&rec, ctx, argv[0], &st.addr, LMB_UNIT_MBS);
     rec.classic = LMB_CLASSIC_SIZE_MBSEC;
     rec.classic_x = (double)msg;
-    lmb_record_param_str(&rec, "host", argv[0]);
-    lmb_record_param_bool(&rec, "remote", !lmb_net_addr_is_local((void *)&st.addr.ss));
     lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
     lmb_record_param_int(&rec, "move_bytes", (long long)move);
-    if (lmb_net_hello(&st.addr, SOCK_STREAM, &hello, st.timeout_s, NULL, &rep, err,
-                      sizeof err) != 0)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    if (lmb_net_probe(ctx, &rec, &st.addr, SOCK_STREAM, LMB_NB_BW_TCP, &rep) != 0)
+        return LMB_EXIT_OK;
 
     t = (struct lmb_timed){
         .init = client_init,

@@ -84,34 +84,22 @@ static void client_run(uint64_t n, void *p)
 static int lat_connect_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     struct connect_state st;
-    struct lmb_net_req hello = { .bench = LMB_NB_LAT_CONNECT, .op = LMB_OP_HELLO };
     struct lmb_net_reply rep;
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
-    char err[512];
-    unsigned port;
     int rc;
 
     if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
         return rc;
-    if (argc < 1)
-        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
-    if (argc > 1)
-        return lmb_usage_error(ctx, "too many arguments");
-    if ((rc = lmb_net_port(ctx, &cmd, &port)) != 0)
-        return rc;
-    if ((rc = lmb_net_client_addr(ctx, argv[0], port, SOCK_STREAM, &st.addr)) != 0)
+    if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_STREAM, &st.addr)) != 0)
         return rc;
 
-    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
+    lmb_net_record_init(&rec, ctx, argv[0], &st.addr, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "TCP/IP connection cost to %s", argv[0]);
-    lmb_record_param_str(&rec, "host", argv[0]);
-    lmb_record_param_bool(&rec, "remote", !lmb_net_addr_is_local((void *)&st.addr.ss));
-    if (lmb_net_hello(&st.addr, SOCK_STREAM, &hello, lmb_net_timeout(ctx), NULL, &rep, err,
-                      sizeof err) != 0)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    if (lmb_net_probe(ctx, &rec, &st.addr, SOCK_STREAM, LMB_NB_LAT_CONNECT, &rep) != 0)
+        return LMB_EXIT_OK;
 
     t = (struct lmb_timed){
         .run = client_run,

@@ -352,11 +352,10 @@ static int lat_rpc_main(struct lmb_ctx *ctx, int argc, char **argv)
                                  &st.addr);
         if (rc != 0)
             return rc;
-        lmb_record_init(&rec, ctx->bench->name, name, LMB_UNIT_US);
+        lmb_net_record_init(&rec, ctx, argv[0], &st.addr, LMB_UNIT_US);
+        snprintf(rec.case_name, sizeof rec.case_name, "%s", name);
         rec.classic = LMB_CLASSIC_LABEL_US;
         snprintf(rec.label, sizeof rec.label, "RPC/%s latency using %s", name, argv[0]);
-        lmb_record_param_str(&rec, "host", argv[0]);
-        lmb_record_param_bool(&rec, "remote", !lmb_net_addr_is_local((void *)&st.addr.ss));
         if (probe(&st.addr, proto, st.timeout_s, err, sizeof err) != 0) {
             lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
             continue;

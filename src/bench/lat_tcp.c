@@ -15,7 +15,6 @@
 
 #include "../lib/bench.h"
 #include "../lib/net.h"
-#include "../lib/sizes.h"
 
 #define MSG_MAX (1u << 20)
 
@@ -138,45 +137,27 @@ static void client_cleanup(void *p)
 static int lat_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     struct tcp_state st = { .fd = -1 };
-    struct lmb_net_req hello = { .bench = LMB_NB_LAT_TCP, .op = LMB_OP_HELLO };
     struct lmb_net_reply rep;
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
-    char err[512];
-    unsigned port;
     uint64_t msg = 1;
     int rc;
 
     if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
         return rc;
-    if (argc < 1)
-        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
-    if (argc > 1)
-        return lmb_usage_error(ctx, "too many arguments");
-    if (lmb_opt_arg(ctx, 'm') != NULL) {
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'm'), &msg, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-m: %s", err);
-        if (msg < 1 || msg > MSG_MAX)
-            return lmb_usage_error(ctx, "-m: a message is 1 byte to 1m, not %llu bytes",
-                                   (unsigned long long)msg);
-    }
-    if ((rc = lmb_net_port(ctx, &cmd, &port)) != 0)
-        return rc;
-    if ((rc = lmb_net_client_addr(ctx, argv[0], port, SOCK_STREAM, &st.addr)) != 0)
+    if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_STREAM, &st.addr)) != 0 ||
+        (rc = lmb_net_size_opt(ctx, 'm', 1, MSG_MAX, &msg)) != 0)
         return rc;
     st.msg = (uint32_t)msg;
     st.timeout_s = lmb_net_timeout(ctx);
 
-    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
+    lmb_net_record_init(&rec, ctx, argv[0], &st.addr, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "TCP latency using %s", argv[0]);
-    lmb_record_param_str(&rec, "host", argv[0]);
-    lmb_record_param_bool(&rec, "remote", !lmb_net_addr_is_local((void *)&st.addr.ss));
     lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
-    if (lmb_net_hello(&st.addr, SOCK_STREAM, &hello, st.timeout_s, NULL, &rep, err,
-                      sizeof err) != 0)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    if (lmb_net_probe(ctx, &rec, &st.addr, SOCK_STREAM, LMB_NB_LAT_TCP, &rep) != 0)
+        return LMB_EXIT_OK;
 
     t = (struct lmb_timed){
         .init = client_init,

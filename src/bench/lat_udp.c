@@ -16,7 +16,6 @@
 
 #include "../lib/bench.h"
 #include "../lib/net.h"
-#include "../lib/sizes.h"
 
 #define MSG_MIN 4u
 #define MSG_MAX 65507u    /* the largest UDP payload over IPv4 */
@@ -107,7 +106,6 @@ static int client_init(void *p, char *err, size_t errlen)
     struct udp_state *st = p;
     struct lmb_net_req req = { .bench = LMB_NB_LAT_UDP, .op = LMB_OP_XACT, .msg = st->msg };
     struct lmb_net_reply rep;
-    struct lmb_addr session;
 
     st->fd = -1;
     st->buf = calloc(1, st->msg);
@@ -120,16 +118,8 @@ static int client_init(void *p, char *err, size_t errlen)
     if (lmb_net_hello(&st->addr, SOCK_DGRAM, &req, st->timeout_s, &st->fd, &rep, err,
                       errlen) != 0)
         return -1;
-    session = st->addr;
-    if (session.ss.ss_family == AF_INET)
-        ((struct sockaddr_in *)&session.ss)->sin_port = htons((uint16_t)rep.value);
-    else
-        ((struct sockaddr_in6 *)&session.ss)->sin6_port = htons((uint16_t)rep.value);
-    if (connect(st->fd, (struct sockaddr *)&session.ss, session.len) != 0) {
-        snprintf(err, errlen, "connect to the session port %u: %s", (unsigned)rep.value,
-                 strerror(errno));
+    if (lmb_net_connect_port(st->fd, &st->addr, rep.value, err, errlen) != 0)
         return -1;
-    }
     lmb_net_set_timeouts(st->fd, 1.0);
     return 0;
 }
@@ -176,45 +166,27 @@ static void client_cleanup(void *p)
 static int lat_udp_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     struct udp_state st = { .fd = -1 };
-    struct lmb_net_req hello = { .bench = LMB_NB_LAT_UDP, .op = LMB_OP_HELLO };
     struct lmb_net_reply rep;
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
-    char err[512];
-    unsigned port;
     uint64_t msg = MSG_MIN;
     int rc;
 
     if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
         return rc;
-    if (argc < 1)
-        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
-    if (argc > 1)
-        return lmb_usage_error(ctx, "too many arguments");
-    if (lmb_opt_arg(ctx, 'm') != NULL) {
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'm'), &msg, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-m: %s", err);
-        if (msg < MSG_MIN || msg > MSG_MAX)
-            return lmb_usage_error(ctx, "-m: a datagram is %u to %u bytes, not %llu", MSG_MIN,
-                                   MSG_MAX, (unsigned long long)msg);
-    }
-    if ((rc = lmb_net_port(ctx, &cmd, &port)) != 0)
-        return rc;
-    if ((rc = lmb_net_client_addr(ctx, argv[0], port, SOCK_DGRAM, &st.addr)) != 0)
+    if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_DGRAM, &st.addr)) != 0 ||
+        (rc = lmb_net_size_opt(ctx, 'm', MSG_MIN, MSG_MAX, &msg)) != 0)
         return rc;
     st.msg = (uint32_t)msg;
     st.timeout_s = lmb_net_timeout(ctx);
 
-    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
+    lmb_net_record_init(&rec, ctx, argv[0], &st.addr, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "UDP latency using %s", argv[0]);
-    lmb_record_param_str(&rec, "host", argv[0]);
-    lmb_record_param_bool(&rec, "remote", !lmb_net_addr_is_local((void *)&st.addr.ss));
     lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
-    if (lmb_net_hello(&st.addr, SOCK_DGRAM, &hello, st.timeout_s, NULL, &rep, err,
-                      sizeof err) != 0)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    if (lmb_net_probe(ctx, &rec, &st.addr, SOCK_DGRAM, LMB_NB_LAT_UDP, &rep) != 0)
+        return LMB_EXIT_OK;
 
     t = (struct lmb_timed){
         .init = client_init,

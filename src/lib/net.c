@@ -636,3 +636,72 @@ double lmb_net_timeout(const struct lmb_ctx *ctx)
         t = ctx->opt.timeout_s;
     return t;
 }
+
+/* --- the client's common steps ----------------------------------------------- */
+
+int lmb_net_client_args(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_net_cmd *cmd,
+                        int socktype, struct lmb_addr *a)
+{
+    unsigned port;
+    int rc;
+
+    if (argc < 1)
+        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
+    if (argc > 1)
+        return lmb_usage_error(ctx, "too many arguments");
+    if ((rc = lmb_net_port(ctx, cmd, &port)) != 0)
+        return rc;
+    return lmb_net_client_addr(ctx, argv[0], port, socktype, a);
+}
+
+int lmb_net_size_opt(struct lmb_ctx *ctx, char flag, uint64_t min, uint64_t max, uint64_t *v)
+{
+    const char *arg = lmb_opt_arg(ctx, flag);
+    char err[256];
+
+    if (arg == NULL)
+        return 0;
+    if (lmb_parse_size(arg, v, err, sizeof err) != 0)
+        return lmb_usage_error(ctx, "-%c: %s", flag, err);
+    if (*v < min || *v > max)
+        return lmb_usage_error(ctx, "-%c: expected %llu to %llu bytes, got %llu", flag,
+                               (unsigned long long)min, (unsigned long long)max,
+                               (unsigned long long)*v);
+    return 0;
+}
+
+void lmb_net_record_init(struct lmb_record *rec, const struct lmb_ctx *ctx, const char *host,
+                         const struct lmb_addr *a, enum lmb_unit unit)
+{
+    lmb_record_init(rec, ctx->bench->name, "", unit);
+    lmb_record_param_str(rec, "host", host);
+    lmb_record_param_bool(rec, "remote", !lmb_net_addr_is_local((const struct sockaddr *)&a->ss));
+}
+
+int lmb_net_probe(struct lmb_ctx *ctx, struct lmb_record *rec, const struct lmb_addr *a,
+                  int socktype, uint16_t bench, struct lmb_net_reply *rep)
+{
+    struct lmb_net_req hello = { .bench = bench, .op = LMB_OP_HELLO };
+    char err[512];
+
+    if (lmb_net_hello(a, socktype, &hello, lmb_net_timeout(ctx), NULL, rep, err, sizeof err) == 0)
+        return 0;
+    lmb_report_unmeasured(ctx, rec, LMB_FAILED, "%s", err);
+    return -1;
+}
+
+int lmb_net_connect_port(int fd, const struct lmb_addr *a, unsigned port, char *err,
+                         size_t errlen)
+{
+    struct lmb_addr s = *a;
+
+    if (s.ss.ss_family == AF_INET)
+        ((struct sockaddr_in *)&s.ss)->sin_port = htons((uint16_t)port);
+    else
+        ((struct sockaddr_in6 *)&s.ss)->sin6_port = htons((uint16_t)port);
+    if (connect(fd, (struct sockaddr *)&s.ss, s.len) != 0) {
+        snprintf(err, errlen, "connect to the session port %u: %s", port, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

@@ -22,6 +22,8 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "report.h"
+
 struct lmb_ctx;
 
 /* lmbench 3's fixed ports, kept as the defaults. */
@@ -285,6 +287,33 @@ int lmb_net_client_addr(struct lmb_ctx *ctx, const char *host, unsigned port, in
 int lmb_net_hello(const struct lmb_addr *a, int socktype, const struct lmb_net_req *req,
                   double timeout_s, int *fd, struct lmb_net_reply *rep, char *err,
                   size_t errlen);
+
+/* The client side's common steps, for the command's main function. */
+
+/* The measuring mode's arguments: exactly one host, the port option, the
+ * address resolved for socktype. Returns 0, or the exit status of the error
+ * (printed). */
+int lmb_net_client_args(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_net_cmd *cmd,
+                        int socktype, struct lmb_addr *a);
+
+/* A size option (-m): *v keeps its default when the option is absent.
+ * Returns 0, or the usage error's exit status. */
+int lmb_net_size_opt(struct lmb_ctx *ctx, char flag, uint64_t min, uint64_t max, uint64_t *v);
+
+/* Starts a record of a network result with params host (as given) and
+ * remote (a not a local address). */
+void lmb_net_record_init(struct lmb_record *rec, const struct lmb_ctx *ctx, const char *host,
+                         const struct lmb_addr *a, enum lmb_unit unit);
+
+/* Checks, before measuring, that a server of the right kind answers at a
+ * (an LMB_OP_HELLO of bench). Returns 0 with its reply, or -1 after reporting
+ * rec as failed with the reason. */
+int lmb_net_probe(struct lmb_ctx *ctx, struct lmb_record *rec, const struct lmb_addr *a,
+                  int socktype, uint16_t bench, struct lmb_net_reply *rep);
+
+/* Points the connected datagram socket fd at port (a session's) of a's host. */
+int lmb_net_connect_port(int fd, const struct lmb_addr *a, unsigned port, char *err,
+                         size_t errlen);
 
 /* The `ends` parameter of a two-ended record: "same_cpu", "two_cpus" or
  * "unpinned", from where the copies were pinned and the server's reply. */
