@@ -272,12 +272,9 @@ static int bw_udp_main(struct lmb_ctx *ctx, int argc, char **argv)
 }
 
 static const struct lmb_optdef options[] = {
-    { 's', NULL, "start a server in the background and return once it listens" },
-    { 'S', "host", "ask the server on host to stop" },
+    LMB_NET_SERVER_OPTIONS,
     { 'm', "bytes", "datagram size (default 8k, 24 to 65507)" },
     { 'p', "port", "UDP port (default 31239)" },
-    { 'b', "addr", "with -s: the address to listen on (default 127.0.0.1)" },
-    { 'a', "addr", "with -s: one more address allowed to stop the server" },
 };
 
 const struct lmb_bench lmb_bench_bw_udp = {

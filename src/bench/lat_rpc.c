@@ -395,12 +395,9 @@ static const char *supported(void)
 #endif
 
 static const struct lmb_optdef options[] = {
-    { 's', NULL, "start a server in the background and return once it listens" },
-    { 'S', "host", "ask the server on host to stop" },
+    LMB_NET_SERVER_OPTIONS,
     { 'p', "tcp|udp", "measure over this protocol only (default: both)" },
     { 'r', "port", "TCP and UDP port of the server (default 31240)" },
-    { 'b', "addr", "with -s: the address to listen on (default 127.0.0.1)" },
-    { 'a', "addr", "with -s: one more address allowed to stop the server" },
 };
 
 const struct lmb_bench lmb_bench_lat_rpc = {

@@ -260,6 +260,13 @@ struct lmb_net_cmd {
     int (*setup)(struct lmb_server *s, const struct lmb_addr *bound, char *err, size_t errlen);
 };
 
+/* The options every network command's table starts with. */
+#define LMB_NET_SERVER_OPTIONS                                                        \
+    { 's', NULL, "start a server in the background and return once it listens" },   \
+    { 'S', "host", "ask the server on host to stop" },                              \
+    { 'b', "addr", "with -s: the address to listen on (default 127.0.0.1)" },       \
+    { 'a', "addr", "with -s: one more address allowed to stop the server" }
+
 /* -s, -S host, or neither. For -s and -S it does everything and returns the
  * exit status; otherwise it returns -1 and the command measures. */
 int lmb_net_modes(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_net_cmd *cmd);
