@@ -23,6 +23,13 @@ one_line_like "$ERR" '^Avg xfer: 3\.2KB, 41\.8KB in ' "lat_http against it: the 
 run "$CMD" -d "$T/www" "$PORT"
 is "$RC" 1 "a second lmhttp on the port: exit status 1"
 like "$ERR" '^lmhttp: .*in use' "a second lmhttp on the port: says it is in use"
+if [ "$HAVE_BASH" = yes ]; then
+    # A symbolic link out of the tree leads nowhere.
+    ln -s /etc "$T/www/out"
+    like "$(send_raw tcp "$PORT" 'GET /out/hostname HTTP/1.0\r\n\r\n')" '^485454502f312e3020343034' \
+        "a symbolic link out of the tree: 404"
+    rm -f "$T/www/out"
+fi
 run "$BIN/lat_http" -S 127.0.0.1 "$PORT"
 is "$RC" 0 "lat_http -S: exit 0"
 servers_gone
