@@ -15,6 +15,7 @@
 #include "../lib/http.h"
 #include "../lib/net.h"
 #include "../lib/stats.h"
+#include "../lib/text.h"
 
 #define MAX_URLS 1000
 #define MAX_BODY (16u << 20)
@@ -155,7 +156,8 @@ static long read_urls(struct http_state *st, char *err, size_t errlen)
                  (*s == '/' || strncmp(s, "http://", 7) == 0) ? "" : "/",
                  LMB_HTTP_PATH_MAX, s);
         if (lmb_http_parse((const uint8_t *)req, strlen(req), &r) != 200) {
-            snprintf(err, errlen, "not a URL lmhttp serves: '%.64s'", s);
+            char q[LMB_QUOTE_BUF];
+            snprintf(err, errlen, "not a URL lmhttp serves: '%s'", lmb_quote(s, q, sizeof q));
             return -1;
         }
         snprintf(st->paths[n++], LMB_HTTP_PATH_MAX + 1, "%s", r.path);
@@ -202,10 +204,8 @@ static int lat_http_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (stop)
         return lmb_net_stop_at(ctx, &lmb_http_cmd, lmb_opt_arg(ctx, 'S'), port);
     if (serve) {
-        if (lmb_http_find_docroot(lmb_opt_arg(ctx, 'd'), err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", ctx->prog, err);
-            return LMB_EXIT_FAILED;
-        }
+        if (lmb_http_find_docroot(lmb_opt_arg(ctx, 'd'), err, sizeof err) != 0)
+            return lmb_net_fail(ctx, "%s", err);
         return lmb_net_serve(ctx, &lmb_http_cmd, port);
     }
 

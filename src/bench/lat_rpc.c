@@ -21,6 +21,7 @@
 
 #include "../lib/bench.h"
 #include "../lib/net.h"
+#include "../lib/text.h"
 
 #ifdef LMB_HAVE_TIRPC
 #include <netinet/in.h>
@@ -333,8 +334,11 @@ static int lat_rpc_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
     if (argc > 1)
         return lmb_usage_error(ctx, "too many arguments");
-    if (proto_arg != NULL && strcmp(proto_arg, "tcp") != 0 && strcmp(proto_arg, "udp") != 0)
-        return lmb_usage_error(ctx, "-p: the protocol is tcp or udp, not '%.64s'", proto_arg);
+    if (proto_arg != NULL && strcmp(proto_arg, "tcp") != 0 && strcmp(proto_arg, "udp") != 0) {
+        char q[LMB_QUOTE_BUF];
+        return lmb_usage_error(ctx, "-p: the protocol is tcp or udp, not '%s'",
+                               lmb_quote(proto_arg, q, sizeof q));
+    }
     if ((rc = lmb_net_port(ctx, &cmd, &port)) != 0)
         return rc;
 

@@ -18,10 +18,8 @@ static int lmhttp_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (lmb_opt_arg(ctx, 'G') != NULL) {
         if (argc > 0)
             return lmb_usage_error(ctx, "-G takes no port");
-        if (lmb_http_make_tree(lmb_opt_arg(ctx, 'G'), err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", ctx->prog, err);
-            return LMB_EXIT_FAILED;
-        }
+        if (lmb_http_make_tree(lmb_opt_arg(ctx, 'G'), err, sizeof err) != 0)
+            return lmb_net_fail(ctx, "%s", err);
         return LMB_EXIT_OK;
     }
     if (ctx->opt.json)
@@ -36,10 +34,8 @@ static int lmhttp_main(struct lmb_ctx *ctx, int argc, char **argv)
         if (lmb_net_parse_port(argv[0], &port, err, sizeof err) != 0)
             return lmb_usage_error(ctx, "%s", err);
     }
-    if (lmb_http_find_docroot(lmb_opt_arg(ctx, 'd'), err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", ctx->prog, err);
-        return LMB_EXIT_FAILED;
-    }
+    if (lmb_http_find_docroot(lmb_opt_arg(ctx, 'd'), err, sizeof err) != 0)
+        return lmb_net_fail(ctx, "%s", err);
     return lmb_net_serve(ctx, &lmb_http_cmd, port);
 }
 

@@ -4,6 +4,7 @@
  * static document tree, one request per connection, no child processes. A
  * "STOP / HTTP/1.0" request stops it, from an address that may stop it. */
 #include "http.h"
+#include "text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -280,8 +281,9 @@ int lmb_http_find_docroot(const char *dir, char *err, size_t errlen)
         }
     }
     if (pick == NULL || realpath(pick, lmb_http_docroot) == NULL) {
+        char q[LMB_QUOTE_BUF];
         snprintf(err, errlen, "no document tree%s%s (give one with -d, or DOCROOT)",
-                 pick ? " at " : "", pick ? pick : "");
+                 pick ? " at " : "", pick ? lmb_quote(pick, q, sizeof q) : "");
         return -1;
     }
     return 0;

@@ -22,6 +22,7 @@
 
 #include "bench.h"
 #include "sizes.h"
+#include "text.h"
 
 /* --- addresses ----------------------------------------------------------- */
 
@@ -41,9 +42,11 @@ int lmb_net_resolve(const char *host, unsigned port, int socktype, struct lmb_ad
         snprintf(err, errlen, "empty host name");
         return LMB_RESOLVE_UNKNOWN;
     }
+    char q[LMB_QUOTE_BUF];
+    lmb_quote(host, q, sizeof q);
     rc = getaddrinfo(host, service, &hints, &res);
     if (rc != 0) {
-        snprintf(err, errlen, "unknown host '%.64s': %s", host, gai_strerror(rc));
+        snprintf(err, errlen, "unknown host '%s': %s", q, gai_strerror(rc));
         return (rc == EAI_AGAIN || rc == EAI_MEMORY || rc == EAI_SYSTEM) ? LMB_RESOLVE_FAILED
                                                                          : LMB_RESOLVE_UNKNOWN;
     }
@@ -62,7 +65,7 @@ int lmb_net_resolve(const char *host, unsigned port, int socktype, struct lmb_ad
             }
     if (pick == NULL || pick->ai_addrlen > sizeof a->ss) {
         freeaddrinfo(res);
-        snprintf(err, errlen, "host '%.64s' has no IPv4 or IPv6 address", host);
+        snprintf(err, errlen, "host '%s' has no IPv4 or IPv6 address", q);
         return LMB_RESOLVE_UNKNOWN;
     }
     memset(a, 0, sizeof *a);
@@ -153,10 +156,11 @@ bool lmb_net_addr_is_local(const struct sockaddr *sa)
 int lmb_net_parse_port(const char *s, unsigned *port, char *err, size_t errlen)
 {
     uint64_t v;
-    char why[128];
+    char why[128], q[LMB_QUOTE_BUF];
 
     if (lmb_parse_uint(s, 1, 65535, &v, why, sizeof why) != 0) {
-        snprintf(err, errlen, "expected a port number from 1 to 65535, got '%.64s'", s);
+        snprintf(err, errlen, "expected a port number from 1 to 65535, got '%s'",
+                 lmb_quote(s, q, sizeof q));
         return -1;
     }
     *port = (unsigned)v;

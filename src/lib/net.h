@@ -278,6 +278,11 @@ int lmb_net_serve(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, unsigned p
 int lmb_net_stop_at(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, const char *host,
                     unsigned port);
 
+/* "<prog>: <message>" on the command's messages stream; returns 1, the exit
+ * status of a runtime failure. */
+int lmb_net_fail(const struct lmb_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* The port a command uses: its port option, or the default. Returns 0 or the
  * usage error's exit status (the message printed). */
 int lmb_net_port(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, unsigned *port);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "text.h"
 
 #define REQ_BUF 4096
 
@@ -575,6 +577,20 @@ static int daemonize(struct lmb_server *s, const struct lmb_net_cmd *cmd,
     return -1;
 }
 
+int lmb_net_fail(const struct lmb_ctx *ctx, const char *fmt, ...)
+{
+    FILE *f = ctx->report.messages ? ctx->report.messages : stderr;
+    va_list ap;
+
+    fprintf(f, "%s: ", ctx->prog);
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fflush(f);
+    return LMB_EXIT_FAILED;
+}
+
 int lmb_net_port(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, unsigned *port)
 {
     char why[160];
@@ -594,10 +610,8 @@ int lmb_net_client_addr(struct lmb_ctx *ctx, const char *host, unsigned port, in
 
     if (rc == LMB_RESOLVE_UNKNOWN)
         return lmb_usage_error(ctx, "%s", err);
-    if (rc != LMB_RESOLVE_OK) {
-        fprintf(stderr, "%s: %s\n", ctx->prog, err);
-        return LMB_EXIT_FAILED;
-    }
+    if (rc != LMB_RESOLVE_OK)
+        return lmb_net_fail(ctx, "%s", err);
     return 0;
 }
 
@@ -642,8 +656,8 @@ int lmb_net_stop_at(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, const ch
     rc = cmd->stop != NULL ? cmd->stop(&a, cmd->ops->socktype, t, err, sizeof err)
                            : std_stop(cmd, &a, t, err, sizeof err);
     if (rc != 0) {
-        fprintf(stderr, "%s: -S %.64s: %s\n", ctx->prog, host, err);
-        return LMB_EXIT_FAILED;
+        char q[LMB_QUOTE_BUF];
+        return lmb_net_fail(ctx, "-S %s: %s", lmb_quote(host, q, sizeof q), err);
     }
     return LMB_EXIT_OK;
 }
@@ -671,19 +685,14 @@ int lmb_net_serve(struct lmb_ctx *ctx, const struct lmb_net_cmd *cmd, unsigned p
             return lmb_usage_error(ctx, "-a: %s", err);
         s.have_allow = true;
     }
-    if (lmb_sched_apply(&ctx->sched, lmb_sched_cpu_for(&ctx->sched, 0, 1, 2)) != 0) {
-        fprintf(stderr, "%s: cannot place the server: %s\n", ctx->prog, strerror(errno));
-        return LMB_EXIT_FAILED;
-    }
+    if (lmb_sched_apply(&ctx->sched, lmb_sched_cpu_for(&ctx->sched, 0, 1, 2)) != 0)
+        return lmb_net_fail(ctx, "cannot place the server: %s", strerror(errno));
     s.fd = lmb_net_listen(cmd->ops->socktype, &bound, err, sizeof err);
-    if (s.fd < 0) {
-        fprintf(stderr, "%s: %s\n", ctx->prog, err);
-        return LMB_EXIT_FAILED;
-    }
+    if (s.fd < 0)
+        return lmb_net_fail(ctx, "%s", err);
     if (daemonize(&s, cmd, &bound, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", ctx->prog, err);
         close(s.fd);
-        return LMB_EXIT_FAILED;
+        return lmb_net_fail(ctx, "%s", err);
     }
     close(s.fd);
     return LMB_EXIT_OK;
@@ -707,8 +716,11 @@ int lmb_net_modes(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_n
     if (ctx->opt.json)
         return lmb_usage_error(ctx, "--json applies to measurements, not to -%c", serve ? 's' : 'S');
     if (argc > 0)
-        return lmb_usage_error(ctx, "-%c takes no host argument ('%.64s')", serve ? 's' : 'S',
-                               argv[0]);
+    {
+        char q[LMB_QUOTE_BUF];
+        return lmb_usage_error(ctx, "-%c takes no host argument ('%s')", serve ? 's' : 'S',
+                               lmb_quote(argv[0], q, sizeof q));
+    }
     if ((rc = lmb_net_port(ctx, cmd, &port)) != 0)
         return rc;
     if (stop) {

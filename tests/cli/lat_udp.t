@@ -28,8 +28,8 @@ if start_server lat_udp; then
     usage_error lat_udp "$CMD" -p "$PORT" -m 3 127.0.0.1
     usage_error lat_udp "$CMD" -p "$PORT" -m 65508 127.0.0.1
     # Sessions are processes of their own; each copy gets one.
-    run "$CMD" -p "$PORT" -N 3 -P 3 127.0.0.1
-    one_line_like "$ERR" "$LINE" "-P 3: the classic line"
+    run "$CMD" -p "$PORT" -N 3 -P 2 127.0.0.1
+    one_line_like "$ERR" "$LINE" "-P 2: the classic line"
     stop_server lat_udp
 fi
 servers_gone
