@@ -49,31 +49,41 @@ static int srv_request(struct lmb_server *s, int fd, const uint8_t *req, size_t 
     return made ? LMB_SRV_FORK : LMB_SRV_CLOSE;
 }
 
-/* Echoes the client's datagrams of the agreed size until it idles. */
-static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t len)
+/* Echoes datagrams of msg bytes on the connected socket fd until it idles
+ * (the socket's receive timeout) or, when `until_empty`, an empty datagram
+ * comes. Returns 0, or -1 when memory is short. */
+static int echo(int fd, uint32_t msg, bool until_empty)
 {
-    struct lmb_net_req r;
-    char why[128];
-    char *buf;
+    char *buf = malloc((size_t)msg + 1);
 
-    (void)s;
-    if (lmb_net_req_decode(req, len, &limits, &r, why, sizeof why) != LMB_NS_OK)
-        return 1;
-    buf = malloc((size_t)r.msg + 1);
     if (buf == NULL)
-        return 1;
+        return -1;
     for (;;) {
-        ssize_t n = recv(fd, buf, (size_t)r.msg + 1, 0);
+        ssize_t n = recv(fd, buf, (size_t)msg + 1, 0);
         if (n < 0) {
             if (errno == EINTR || errno == ECONNREFUSED)
                 continue;
             break;   /* idle timeout */
         }
-        if ((size_t)n == r.msg)
+        if (n == 0 && until_empty)
+            break;
+        if ((size_t)n == msg)
             send(fd, buf, (size_t)n, MSG_NOSIGNAL);
     }
     free(buf);
     return 0;
+}
+
+/* Echoes the client's datagrams of the agreed size until it idles. */
+static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t len)
+{
+    struct lmb_net_req r;
+    char why[128];
+
+    (void)s;
+    if (lmb_net_req_decode(req, len, &limits, &r, why, sizeof why) != LMB_NS_OK)
+        return 1;
+    return echo(fd, r.msg, false) == 0 ? 0 : 1;
 }
 
 static const struct lmb_server_ops server = {
@@ -97,6 +107,7 @@ struct udp_state {
     uint32_t msg;
     double timeout_s;
     int fd;
+    int peer;         /* -l: the partner's end */
     uint32_t seq;
     char *buf, *in;
 };
@@ -122,6 +133,45 @@ static int client_init(void *p, char *err, size_t errlen)
         return -1;
     lmb_net_set_timeouts(st->fd, 1.0);
     return 0;
+}
+
+/* -l: two loopback UDP sockets connected to each other; the partner echoes
+ * on one until an empty datagram says the copy is done. */
+static int local_init(void *p, char *err, size_t errlen)
+{
+    struct udp_state *st = p;
+
+    st->buf = calloc(1, st->msg);
+    st->in = malloc((size_t)st->msg + 1);
+    if (st->buf == NULL || st->in == NULL) {
+        snprintf(err, errlen, "out of memory for a %u-byte message", (unsigned)st->msg);
+        return -1;
+    }
+    if (lmb_net_local_pair(SOCK_DGRAM, &st->fd, &st->peer, err, errlen) != 0)
+        return -1;
+    lmb_net_set_timeouts(st->fd, 1.0);
+    return 0;
+}
+
+static int local_partner(void *p, const struct lmb_partner_ctx *pc)
+{
+    struct udp_state *st = p;
+
+    close(st->fd);
+    if (echo(st->peer, st->msg, true) != 0) {
+        snprintf(pc->err, pc->errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+static void local_after(void *p, bool threads)
+{
+    struct udp_state *st = p;
+
+    (void)threads;
+    close(st->peer);
+    st->peer = -1;
 }
 
 static void client_run(uint64_t n, void *p)
@@ -157,53 +207,73 @@ static void client_cleanup(void *p)
 {
     struct udp_state *st = p;
 
-    if (st->fd >= 0)
+    if (st->fd >= 0) {
+        send(st->fd, "", 0, MSG_NOSIGNAL);   /* -l: the partner's signal to leave */
         close(st->fd);
+    }
+    if (st->peer >= 0)
+        close(st->peer);
     free(st->buf);
     free(st->in);
 }
 
 static int lat_udp_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    struct udp_state st = { .fd = -1 };
+    struct udp_state st = { .fd = -1, .peer = -1 };
     struct lmb_net_reply rep;
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
+    const char *host = "localhost";
     uint64_t msg = MSG_MIN;
+    bool local;
     int rc;
 
-    if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
+    if ((rc = lmb_net_local_args(ctx, argc, &local)) != 0)
         return rc;
-    if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_DGRAM, &st.addr)) != 0 ||
-        (rc = lmb_net_size_opt(ctx, 'm', MSG_MIN, MSG_MAX, &msg)) != 0)
+    if (!local) {
+        if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
+            return rc;
+        if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_DGRAM, &st.addr)) != 0)
+            return rc;
+        host = argv[0];
+    } else if (lmb_net_resolve("127.0.0.1", 0, SOCK_DGRAM, &st.addr, NULL, 0) != 0) {
+        return LMB_EXIT_FAILED;
+    }
+    if ((rc = lmb_net_size_opt(ctx, 'm', MSG_MIN, MSG_MAX, &msg)) != 0)
         return rc;
     st.msg = (uint32_t)msg;
     st.timeout_s = lmb_net_timeout(ctx);
 
-    lmb_net_record_init(&rec, ctx, argv[0], &st.addr, LMB_UNIT_US);
+    lmb_net_record_init(&rec, ctx, host, &st.addr, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
-    snprintf(rec.label, sizeof rec.label, "UDP latency using %s", argv[0]);
+    snprintf(rec.label, sizeof rec.label, "UDP latency using %s", host);
     lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
-    if (lmb_net_probe(ctx, &rec, &st.addr, SOCK_DGRAM, LMB_NB_LAT_UDP, &rep) != 0)
+    if (!local && lmb_net_probe(ctx, &rec, &st.addr, SOCK_DGRAM, LMB_NB_LAT_UDP, &rep) != 0)
         return LMB_EXIT_OK;
 
     t = (struct lmb_timed){
-        .init = client_init,
+        .init = local ? local_init : client_init,
         .run = client_run,
         .cleanup = client_cleanup,
         .state = &st,
         .metric = LMB_METRIC_LATENCY,
         .per_iter = 1.0,
+        .partners = local ? 1 : 0,
+        .partner = local ? local_partner : NULL,
+        .after_partners = local ? local_after : NULL,
     };
     lmb_measure(ctx, &t, &res);
-    lmb_record_param_str(&rec, "ends", lmb_net_ends(ctx, res.cpu_assigned, res.copies, &rep));
+    /* With a partner the harness records where both ends ran ("ends"). */
+    if (!local)
+        lmb_record_param_str(&rec, "ends", lmb_net_ends(ctx, res.cpu_assigned, res.copies, &rep));
     lmb_report_add(&ctx->report, &rec, &res);
     return LMB_EXIT_OK;
 }
 
 static const struct lmb_optdef options[] = {
     LMB_NET_SERVER_OPTIONS,
+    { 'l', NULL, "no server: measure over loopback against a partner the harness places" },
     { 'm', "bytes", "datagram size (default 4, 4 to 65507)" },
     { 'p', "port", "UDP port (default 31238)" },
 };
@@ -213,11 +283,12 @@ const struct lmb_bench lmb_bench_lat_udp = {
     .summary = "UDP round-trip latency to a lat_udp server",
     .category = LMB_CAT_NETWORK,
     .common = LMB_USE_PWN,
-    .args = "host",
+    .args = "host | -l",
     .help = "lat_udp -s starts a server (in the background; it listens on 127.0.0.1 unless\n"
             "-b says otherwise); lat_udp HOST times datagrams sent to it and echoed back;\n"
             "lat_udp -S HOST stops it. A server obeys -S only from its own host or the\n"
-            "address given with -a.\n",
+            "address given with -a. lat_udp -l needs no server: the harness starts the\n"
+            "other end as a partner process and places both (LMBENCH_SCHED, --cpus).\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = lat_udp_main,

@@ -709,3 +709,70 @@ int lmb_net_connect_port(int fd, const struct lmb_addr *a, unsigned port, char *
     }
     return 0;
 }
+
+/* --- the local mode ---------------------------------------------------------- */
+
+int lmb_net_local_pair(int socktype, int *mine, int *theirs, char *err, size_t errlen)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+    struct sockaddr_in b;
+    socklen_t len = sizeof b;
+    int l = -1, x = -1, y = -1;
+
+    *mine = *theirs = -1;
+    x = socket(AF_INET, socktype | SOCK_CLOEXEC, 0);
+    y = socket(AF_INET, socktype | SOCK_CLOEXEC, 0);
+    if (x < 0 || y < 0)
+        goto fail;
+    if (socktype == SOCK_STREAM) {
+        /* y listens; x connects (the backlog completes it); y becomes the
+         * accepted end. */
+        l = y;
+        y = -1;
+        if (bind(l, (struct sockaddr *)&a, sizeof a) != 0 || listen(l, 1) != 0 ||
+            getsockname(l, (struct sockaddr *)&b, &len) != 0 ||
+            connect(x, (struct sockaddr *)&b, sizeof b) != 0)
+            goto fail;
+        y = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+        if (y < 0)
+            goto fail;
+        close(l);
+    } else {
+        struct sockaddr_in c;
+        socklen_t clen = sizeof c;
+        if (bind(x, (struct sockaddr *)&a, sizeof a) != 0 ||
+            bind(y, (struct sockaddr *)&a, sizeof a) != 0 ||
+            getsockname(x, (struct sockaddr *)&b, &len) != 0 ||
+            getsockname(y, (struct sockaddr *)&c, &clen) != 0 ||
+            connect(x, (struct sockaddr *)&c, clen) != 0 ||
+            connect(y, (struct sockaddr *)&b, len) != 0)
+            goto fail;
+    }
+    *mine = x;
+    *theirs = y;
+    return 0;
+fail:
+    snprintf(err, errlen, "a loopback %s pair: %s", socktype == SOCK_STREAM ? "TCP" : "UDP",
+             strerror(errno));
+    if (l >= 0)
+        close(l);
+    if (x >= 0)
+        close(x);
+    if (y >= 0)
+        close(y);
+    return -1;
+}
+
+int lmb_net_local_args(struct lmb_ctx *ctx, int argc, bool *local)
+{
+    *local = lmb_opt_given(ctx, 'l');
+    if (!*local)
+        return 0;
+    if (argc > 0)
+        return lmb_usage_error(ctx, "-l measures over loopback against a partner: no host");
+    if (lmb_opt_given(ctx, 's') || lmb_opt_given(ctx, 'S'))
+        return lmb_usage_error(ctx, "-l excludes -s and -S");
+    if (lmb_opt_arg(ctx, 'p') != NULL)
+        return lmb_usage_error(ctx, "-l uses no server port");
+    return 0;
+}

@@ -327,6 +327,16 @@ int lmb_net_probe(struct lmb_ctx *ctx, struct lmb_record *rec, const struct lmb_
 int lmb_net_connect_port(int fd, const struct lmb_addr *a, unsigned port, char *err,
                          size_t errlen);
 
+/* -l, the local mode: two connected sockets of socktype over IPv4 loopback,
+ * one for the copy (*mine) and one for the partner the harness starts and
+ * places (*theirs): a TCP connection through listen/connect/accept, or two
+ * UDP sockets connected to each other. Returns 0, or -1 with a message. */
+int lmb_net_local_pair(int socktype, int *mine, int *theirs, char *err, size_t errlen);
+
+/* The local mode's checks: -l takes no host and excludes -s and -S. Returns
+ * 0 (and *local) or the usage error's exit status. */
+int lmb_net_local_args(struct lmb_ctx *ctx, int argc, bool *local);
+
 /* The `ends` parameter of a two-ended record: "same_cpu", "two_cpus" or
  * "unpinned", from where the copies were pinned and the server's reply. */
 const char *lmb_net_ends(const struct lmb_ctx *ctx, const int *cpu_assigned, unsigned copies,
