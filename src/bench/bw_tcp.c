@@ -52,34 +52,26 @@ static int batch_decode(const uint8_t b[8], uint64_t *count)
     return 0;
 }
 
-/* Reads batches and acknowledges each, until the client goes (or idles). */
-static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t len)
+/* Reads batches (an 8-byte count, then that many bytes, up to 1 MB a read:
+ * -m is the sender's write size only) and acknowledges each with one byte,
+ * until the other end goes. Returns 0, or -1 on a bad batch header, a failed
+ * write or no memory. */
+static int sink(int fd)
 {
-    struct lmb_net_req r;
-    struct lmb_net_reply rep;
-    char why[128];
+    char *buf = malloc(SERVER_BUF_MAX);
     uint8_t hdr[8];
-    size_t bufsize;
-    char *buf;
+    int rc = 0;
 
-    (void)s;
-    if (lmb_net_req_decode(req, len, &limits, &r, why, sizeof why) != LMB_NS_OK)
-        return 1;
-    /* The receiver takes what has arrived, up to 1 MB a read: -m is the
-     * sender's write size only. */
-    bufsize = SERVER_BUF_MAX;
-    buf = malloc(bufsize);
     if (buf == NULL)
-        return 1;
-    lmb_net_reply_fill(&rep, LMB_NS_OK, LMB_NB_BW_TCP, r.msg);
-    if (lmb_server_reply(fd, &rep, NULL, 0) != 0)
-        goto out;
-    while (lmb_net_read_full(fd, hdr, sizeof hdr) == 1) {
+        return -1;
+    while (rc == 0 && lmb_net_read_full(fd, hdr, sizeof hdr) == 1) {
         uint64_t left;
-        if (batch_decode(hdr, &left) != 0)
+        if (batch_decode(hdr, &left) != 0) {
+            rc = -1;
             break;
+        }
         while (left > 0) {
-            ssize_t n = read(fd, buf, left < bufsize ? (size_t)left : bufsize);
+            ssize_t n = read(fd, buf, left < SERVER_BUF_MAX ? (size_t)left : SERVER_BUF_MAX);
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0)
@@ -87,10 +79,27 @@ static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t le
             left -= (uint64_t)n;
         }
         if (lmb_net_write_full(fd, "", 1) != 1)
-            break;
+            rc = -1;
     }
 out:
     free(buf);
+    return rc;
+}
+
+/* Reads batches and acknowledges each, until the client goes (or idles). */
+static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t len)
+{
+    struct lmb_net_req r;
+    struct lmb_net_reply rep;
+    char why[128];
+
+    (void)s;
+    if (lmb_net_req_decode(req, len, &limits, &r, why, sizeof why) != LMB_NS_OK)
+        return 1;
+    lmb_net_reply_fill(&rep, LMB_NS_OK, LMB_NB_BW_TCP, r.msg);
+    if (lmb_server_reply(fd, &rep, NULL, 0) != 0)
+        return 1;
+    sink(fd);
     return 0;
 }
 
@@ -117,6 +126,7 @@ struct bw_state {
     uint64_t move;
     double timeout_s;
     int fd;
+    int peer;         /* -l: the partner's end */
     char *buf;
 };
 
@@ -138,6 +148,44 @@ static int client_init(void *p, char *err, size_t errlen)
         return -1;
     lmb_net_set_timeouts(st->fd, LMB_NET_IO_TIMEOUT);
     return 0;
+}
+
+/* -l: a loopback connection whose other end the partner reads. */
+static int local_init(void *p, char *err, size_t errlen)
+{
+    struct bw_state *st = p;
+
+    st->buf = malloc(st->msg);
+    if (st->buf == NULL) {
+        snprintf(err, errlen, "out of memory for a %u-byte message", (unsigned)st->msg);
+        return -1;
+    }
+    memset(st->buf, 'x', st->msg);
+    if (lmb_net_local_pair(SOCK_STREAM, &st->fd, &st->peer, err, errlen) != 0)
+        return -1;
+    lmb_net_set_timeouts(st->fd, LMB_NET_IO_TIMEOUT);
+    return 0;
+}
+
+static int local_partner(void *p, const struct lmb_partner_ctx *pc)
+{
+    struct bw_state *st = p;
+
+    close(st->fd);
+    if (sink(st->peer) != 0) {
+        snprintf(pc->err, pc->errlen, "reading the data: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void local_after(void *p, bool threads)
+{
+    struct bw_state *st = p;
+
+    (void)threads;
+    close(st->peer);
+    st->peer = -1;
 }
 
 static void client_run(uint64_t n, void *p)
@@ -177,23 +225,35 @@ static void client_cleanup(void *p)
 
     if (st->fd >= 0)
         close(st->fd);
+    if (st->peer >= 0)
+        close(st->peer);
     free(st->buf);
 }
 
 static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    struct bw_state st = { .fd = -1 };
+    struct bw_state st = { .fd = -1, .peer = -1 };
     struct lmb_net_reply rep;
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
+    const char *host = "localhost";
     uint64_t msg = DEFAULT_MSG, move = 0;
+    bool local;
     int rc;
 
-    if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
+    if ((rc = lmb_net_local_args(ctx, argc, &local)) != 0)
         return rc;
-    if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_STREAM, &st.addr)) != 0 ||
-        (rc = lmb_net_size_opt(ctx, 'm', 1, MSG_MAX, &msg)) != 0 ||
+    if (!local) {
+        if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
+            return rc;
+        if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_STREAM, &st.addr)) != 0)
+            return rc;
+        host = argv[0];
+    } else if (lmb_net_resolve("127.0.0.1", 0, SOCK_STREAM, &st.addr, NULL, 0) != 0) {
+        return LMB_EXIT_FAILED;
+    }
+    if ((rc = lmb_net_size_opt(ctx, 'm', 1, MSG_MAX, &msg)) != 0 ||
         (rc = lmb_net_size_opt(ctx, 'M', msg, 1ULL << 40, &move)) != 0)
         return rc;
     /* Whole messages; by default at least 64k. */
@@ -202,21 +262,24 @@ static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
     st.move = move;
     st.timeout_s = lmb_net_timeout(ctx);
 
-    lmb_net_record_init(&rec, ctx, argv[0], &st.addr, LMB_UNIT_MBS);
+    lmb_net_record_init(&rec, ctx, host, &st.addr, LMB_UNIT_MBS);
     rec.classic = LMB_CLASSIC_SIZE_MBSEC;
     rec.classic_x = (double)msg;
     lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
     lmb_record_param_int(&rec, "move_bytes", (long long)move);
-    if (lmb_net_probe(ctx, &rec, &st.addr, SOCK_STREAM, LMB_NB_BW_TCP, &rep) != 0)
+    if (!local && lmb_net_probe(ctx, &rec, &st.addr, SOCK_STREAM, LMB_NB_BW_TCP, &rep) != 0)
         return LMB_EXIT_OK;
 
     t = (struct lmb_timed){
-        .init = client_init,
+        .init = local ? local_init : client_init,
         .run = client_run,
         .cleanup = client_cleanup,
         .state = &st,
         .metric = LMB_METRIC_BANDWIDTH,
         .per_iter = (double)move,
+        .partners = local ? 1 : 0,
+        .partner = local ? local_partner : NULL,
+        .after_partners = local ? local_after : NULL,
     };
     lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
@@ -225,6 +288,7 @@ static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
 
 static const struct lmb_optdef options[] = {
     LMB_NET_SERVER_OPTIONS,
+    { 'l', NULL, "no server: measure over loopback against a partner the harness places" },
     { 'm', "bytes", "bytes per write (default 10m, at most 64m)" },
     { 'M', "bytes", "bytes moved per iteration (default: 64k rounded up to whole messages)" },
     { 'p', "port", "TCP port (default 31235)" },
@@ -235,12 +299,13 @@ const struct lmb_bench lmb_bench_bw_tcp = {
     .summary = "TCP bandwidth to a bw_tcp server",
     .category = LMB_CAT_NETWORK,
     .common = LMB_USE_PWN,
-    .args = "host",
+    .args = "host | -l",
     .help = "bw_tcp -s starts a server (in the background; it listens on 127.0.0.1 unless\n"
             "-b says otherwise); bw_tcp HOST times sending data to it, -m bytes per write,\n"
             "until the server has read it all; bw_tcp -S HOST stops it. The line shows the\n"
             "message size in MB and the bandwidth. A server obeys -S only from its own host\n"
-            "or the address given with -a.\n",
+            "or the address given with -a. bw_tcp -l needs no server: the harness starts\n"
+            "the receiving end as a partner process and places both (LMBENCH_SCHED, --cpus).\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = bw_tcp_main,
