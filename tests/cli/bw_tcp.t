@@ -15,6 +15,9 @@ $(req_bytes 4 4 1)\\377\\377\\377\\377\\377\\377\\377\\377
 $(req_bytes 4 3 1)"
 net_suite bw_tcp "$LINE" tcp -m 64k
 
+# -l: no server, the other end a partner placed by the harness.
+net_local_suite bw_tcp '^0\.065536 [0-9]+\.[0-9]{2} MB/sec$' -m 64k
+
 if start_server bw_tcp; then
     for pair in 1:0.000001 64:0.000064 128:0.000128 256:0.000256 512:0.000512 1024:0.001024 \
                 1437:0.001437 10m:10.485760; do

@@ -13,6 +13,9 @@ $(req_bytes 1 3 1)
 GET / HTTP/1.0\\r\\n\\r\\n"
 net_suite lat_connect "$LINE" tcp
 
+# -l: no server, the other end a partner placed by the harness.
+net_local_suite lat_connect '^TCP/IP connection cost to localhost: [0-9]+\.[0-9]{4} microseconds$'
+
 if start_server lat_connect; then
     # Repeated runs leave no connection in TIME_WAIT on the server's port.
     for i in 1 2 3; do

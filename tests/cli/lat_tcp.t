@@ -15,6 +15,9 @@ $(req_bytes 1 9 1)
 \\114\\115\\116\\061\\000\\001"
 net_suite lat_tcp "$LINE" tcp
 
+# -l: no server, the other end a partner placed by the harness.
+net_local_suite lat_tcp '^TCP latency using localhost: [0-9]+\.[0-9]{4} microseconds$'
+
 # The server answers bad requests with a status before closing.
 if [ "$HAVE_BASH" = yes ] && start_server lat_tcp; then
     is "$(send_raw tcp "$PORT" "$(req_bytes 1 3 4294967295)" | cut -c1-12)" 4c4d52310003 \

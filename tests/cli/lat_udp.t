@@ -15,6 +15,9 @@ $(req_bytes 2 9 4)
 \\114\\115\\116\\061"
 net_suite lat_udp "$LINE" udp
 
+# -l: no server, the other end a partner placed by the harness.
+net_local_suite lat_udp '^UDP latency using localhost: [0-9]+\.[0-9]{4} microseconds$'
+
 if start_server lat_udp; then
     for m in 4 1k 65507; do
         run "$CMD" -p "$PORT" -m "$m" -N 3 127.0.0.1

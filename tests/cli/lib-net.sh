@@ -217,3 +217,41 @@ net_suite() {
         usage_error "$_c" "$BIN/$_c" -s --json
     fi
 }
+
+# net_local_suite CMD LINE_REGEX [OPTIONS...]: CMD -l, no server: the classic
+# line, the harness's ends for SINGLE (same CPU) and UNIQUE (two CPUs), the
+# partner in placement.partners, bad combinations, nothing left running.
+net_local_suite() {
+    _c=$1
+    _re=$2
+    shift 2
+    _tag=$(new_tag)
+    run env LMB_TEST_TAG="$_tag" "$BIN/$_c" -l -N 3 "$@"
+    is "$RC" 0 "$_c -l: exit status 0"
+    one_line_like "$ERR" "$_re" "$_c -l: the classic line"
+    no_process_left "$_tag" "$_c -l: no partner left behind"
+    run env LMB_TEST_TAG="$_tag" "$BIN/$_c" -l -N 3 -P 2 "$@"
+    one_line_like "$ERR" "$_re" "$_c -l -P 2: the classic line"
+    no_process_left "$_tag" "$_c -l -P 2: no partner left behind"
+    if json_usable; then
+        run_json env LMBENCH_SCHED=SINGLE "$BIN/$_c" -l -N 3 --json "$@"
+        json_ok "$T/json" '.results[0] | .status == "ok" and .params.ends == "same_cpu"
+                 and .params.host == "localhost" and .params.remote == false
+                 and (.placement.partners.per_copy | length) == 1' \
+            "$_c -l under SINGLE: ends same_cpu, one partner recorded" '.results[0]'
+        if "$BIN/$_c" --cpus 1 --list >/dev/null 2>&1; then
+            run_json env LMBENCH_SCHED=UNIQUE "$BIN/$_c" -l -N 3 --json "$@"
+            json_ok "$T/json" '.results[0] | .status == "ok" and .params.ends == "two_cpus"
+                     and .placement.partners.per_copy[0][0].cpu != .placement.cpus[0]' \
+                "$_c -l under UNIQUE: ends two_cpus, the partner on another CPU" '.results[0]'
+        else
+            skip "$_c -l on two CPUs: only one here"
+        fi
+    else
+        skip "$_c -l --json: no jq or no JSON"
+    fi
+    usage_error "$_c" "$BIN/$_c" -l localhost
+    usage_error "$_c" "$BIN/$_c" -l -s
+    usage_error "$_c" "$BIN/$_c" -l -S localhost
+    usage_error "$_c" "$BIN/$_c" -l -p 4000
+}
