@@ -74,8 +74,8 @@ ifeq ($(HAVE_TIRPC),yes)
 TIRPC_CFLAGS := -DLMB_HAVE_TIRPC $(shell $(PKG_CONFIG) --cflags libtirpc)
 LIBS += $(shell $(PKG_CONFIG) --libs libtirpc)
 endif
-$(B)/obj/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
-$(B)/obj/src/bench/lat_rpc.o: $(B)/gen/tirpc.flags
+$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
+$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: $(B)/gen/tirpc.flags
 $(B)/gen/tirpc.flags: FORCE
 	@mkdir -p $(@D)
 	@echo '$(TIRPC_CFLAGS)' > $@.tmp
@@ -88,6 +88,12 @@ $(WWW)/URLS: $(B)/bin/lmbench src/lib/http.c
 	@rm -rf $(WWW)
 	@mkdir -p $(WWW)
 	$(B)/bin/lmbench lmhttp -G $(WWW)
+# The sanitized binary (make check-asan) finds the same tree next to it.
+asan-bin: $(B)/asan/share/lmbench/www/URLS
+$(B)/asan/share/lmbench/www/URLS: $(WWW)/URLS
+	@rm -rf $(@D)
+	@mkdir -p $(@D)
+	cp -R $(WWW)/. $(@D)/
 
 # make fuzz: libFuzzer (clang) on each server's request decoder, a bounded run
 # each (FUZZ_SECONDS, default 10). tests/fuzz/fuzz_NAME.c includes
