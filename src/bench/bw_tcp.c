@@ -237,22 +237,13 @@ static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
-    const char *host = "localhost";
+    const char *host;
     uint64_t msg = DEFAULT_MSG, move = 0;
     bool local;
     int rc;
 
-    if ((rc = lmb_net_local_args(ctx, argc, &local)) != 0)
+    if ((rc = lmb_net_client_start(ctx, argc, argv, &cmd, SOCK_STREAM, &local, &host, &st.addr)) >= 0)
         return rc;
-    if (!local) {
-        if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
-            return rc;
-        if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_STREAM, &st.addr)) != 0)
-            return rc;
-        host = argv[0];
-    } else if (lmb_net_resolve("127.0.0.1", 0, SOCK_STREAM, &st.addr, NULL, 0) != 0) {
-        return LMB_EXIT_FAILED;
-    }
     if ((rc = lmb_net_size_opt(ctx, 'm', 1, MSG_MAX, &msg)) != 0 ||
         (rc = lmb_net_size_opt(ctx, 'M', msg, 1ULL << 40, &move)) != 0)
         return rc;

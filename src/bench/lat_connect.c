@@ -156,21 +156,12 @@ static int lat_connect_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
-    const char *host = "localhost";
+    const char *host;
     bool local;
     int rc;
 
-    if ((rc = lmb_net_local_args(ctx, argc, &local)) != 0)
+    if ((rc = lmb_net_client_start(ctx, argc, argv, &cmd, SOCK_STREAM, &local, &host, &st.addr)) >= 0)
         return rc;
-    if (!local) {
-        if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
-            return rc;
-        if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_STREAM, &st.addr)) != 0)
-            return rc;
-        host = argv[0];
-    } else if (lmb_net_resolve("127.0.0.1", 0, SOCK_STREAM, &st.addr, NULL, 0) != 0) {
-        return LMB_EXIT_FAILED;
-    }
 
     lmb_net_record_init(&rec, ctx, host, &st.addr, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;

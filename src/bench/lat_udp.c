@@ -224,22 +224,13 @@ static int lat_udp_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
-    const char *host = "localhost";
+    const char *host;
     uint64_t msg = MSG_MIN;
     bool local;
     int rc;
 
-    if ((rc = lmb_net_local_args(ctx, argc, &local)) != 0)
+    if ((rc = lmb_net_client_start(ctx, argc, argv, &cmd, SOCK_DGRAM, &local, &host, &st.addr)) >= 0)
         return rc;
-    if (!local) {
-        if ((rc = lmb_net_modes(ctx, argc, argv, &cmd)) >= 0)
-            return rc;
-        if ((rc = lmb_net_client_args(ctx, argc, argv, &cmd, SOCK_DGRAM, &st.addr)) != 0)
-            return rc;
-        host = argv[0];
-    } else if (lmb_net_resolve("127.0.0.1", 0, SOCK_DGRAM, &st.addr, NULL, 0) != 0) {
-        return LMB_EXIT_FAILED;
-    }
     if ((rc = lmb_net_size_opt(ctx, 'm', MSG_MIN, MSG_MAX, &msg)) != 0)
         return rc;
     st.msg = (uint32_t)msg;

@@ -776,3 +776,23 @@ int lmb_net_local_args(struct lmb_ctx *ctx, int argc, bool *local)
         return lmb_usage_error(ctx, "-l uses no server port");
     return 0;
 }
+
+int lmb_net_client_start(struct lmb_ctx *ctx, int argc, char **argv,
+                         const struct lmb_net_cmd *cmd, int socktype, bool *local,
+                         const char **host, struct lmb_addr *a)
+{
+    int rc;
+
+    if ((rc = lmb_net_local_args(ctx, argc, local)) != 0)
+        return rc;
+    if (*local) {
+        *host = "localhost";
+        return lmb_net_resolve("127.0.0.1", 0, socktype, a, NULL, 0) == 0 ? -1 : LMB_EXIT_FAILED;
+    }
+    if ((rc = lmb_net_modes(ctx, argc, argv, cmd)) >= 0)
+        return rc;
+    if ((rc = lmb_net_client_args(ctx, argc, argv, cmd, socktype, a)) != 0)
+        return rc;
+    *host = argv[0];
+    return -1;
+}

@@ -337,6 +337,14 @@ int lmb_net_local_pair(int socktype, int *mine, int *theirs, char *err, size_t e
  * 0 (and *local) or the usage error's exit status. */
 int lmb_net_local_args(struct lmb_ctx *ctx, int argc, bool *local);
 
+/* The start of a network command's main: -l, -s, -S or a host. Returns the
+ * exit status when it is done (a server started or stopped, a usage error),
+ * else -1 with *local (the -l mode), *host (as given, or "localhost") and *a
+ * (resolved for socktype) set, to measure. */
+int lmb_net_client_start(struct lmb_ctx *ctx, int argc, char **argv,
+                         const struct lmb_net_cmd *cmd, int socktype, bool *local,
+                         const char **host, struct lmb_addr *a);
+
 /* The `ends` parameter of a two-ended record: "same_cpu", "two_cpus" or
  * "unpinned", from where the copies were pinned and the server's reply. */
 const char *lmb_net_ends(const struct lmb_ctx *ctx, const int *cpu_assigned, unsigned copies,
