@@ -59,10 +59,60 @@ MAN_PAGES := $(sort $(wildcard doc/*.1))
 LINKS := $(BENCH_NAMES:%=$(B)/bin/%)
 PROGS := $(B)/bin/lmbench $(LINKS) $(B)/libexec/lmbench/hello
 
-.PHONY: all check check-asan asan-bin unit-tests bench install uninstall clean FORCE
+.PHONY: all check check-asan asan-bin unit-tests bench install uninstall clean FORCE fuzz
 .DELETE_ON_ERROR:
 
 all: $(PROGS)
+
+# libtirpc for lat_rpc (TIRPC=no builds without it: lat_rpc then reports
+# "skipped: built without libtirpc"). Only lat_rpc.o sees its flags; a stamp
+# rebuilds it when they change.
+ifneq ($(TIRPC),no)
+HAVE_TIRPC := $(shell $(PKG_CONFIG) --exists libtirpc 2>/dev/null && echo yes)
+endif
+ifeq ($(HAVE_TIRPC),yes)
+TIRPC_CFLAGS := -DLMB_HAVE_TIRPC $(shell $(PKG_CONFIG) --cflags libtirpc)
+LIBS += $(shell $(PKG_CONFIG) --libs libtirpc)
+endif
+$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
+$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: $(B)/gen/tirpc.flags
+$(B)/gen/tirpc.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(TIRPC_CFLAGS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# lmhttp's static document tree, generated (no binary files in the source).
+WWW := $(B)/share/lmbench/www
+all: $(WWW)/URLS
+$(WWW)/URLS: $(B)/bin/lmbench src/lib/http.c
+	@rm -rf $(WWW)
+	@mkdir -p $(WWW)
+	$(B)/bin/lmbench lmhttp -G $(WWW)
+# The sanitized binary (make check-asan) finds the same tree next to it.
+asan-bin: $(B)/asan/share/lmbench/www/URLS
+$(B)/asan/share/lmbench/www/URLS: $(WWW)/URLS
+	@rm -rf $(@D)
+	@mkdir -p $(@D)
+	cp -R $(WWW)/. $(@D)/
+
+# make fuzz: libFuzzer (clang) on each server's request decoder, a bounded run
+# each (FUZZ_SECONDS, default 10). tests/fuzz/fuzz_NAME.c includes
+# src/bench/NAME.c to reach its static decoders.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 10
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(LIB_SRCS) $(B)/gen/version.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(LMB_CPPFLAGS) $(TIRPC_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(LIB_SRCS) $(LIBS)
+fuzz: $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \
+		echo "fuzz: $${t##*/} for $(FUZZ_SECONDS) s"; \
+		$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/$${t##*/}- $(B)/fuzz/corpus-$${t##*/} \
+			2>$(B)/fuzz/$${t##*/}.log || { tail -n 40 $(B)/fuzz/$${t##*/}.log; exit 1; }; \
+		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$${t##*/}.log | tail -n 1; \
+	done
 
 # The command list, generated from the files in src/bench (rewritten only when
 # it changes, so that nothing rebuilds needlessly).
@@ -167,12 +217,16 @@ install: all
 	$(foreach n,$(LIBEXEC_NAMES),ln -sf $(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/$(n);)
 	install -m 755 $(B)/libexec/lmbench/hello $(DESTDIR)$(LIBEXECDIR)/hello
 	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
+	install -d $(DESTDIR)$(PREFIX)/share/lmbench/www/pics $(DESTDIR)$(PREFIX)/share/lmbench/www/docs
+	cd $(WWW) && for f in URLS $$(cat URLS); do install -m 644 "./$${f#/}" "$(DESTDIR)$(PREFIX)/share/lmbench/www/$${f#/}"; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/lmbench $(BIN_NAMES:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(LIBEXEC_NAMES:%=$(DESTDIR)$(LIBEXECDIR)/%) $(DESTDIR)$(LIBEXECDIR)/hello
 	rm -f $(notdir $(MAN_PAGES):%=$(DESTDIR)$(MANDIR)/man1/%)
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(PREFIX)/share/lmbench/www
+	-rmdir $(DESTDIR)$(PREFIX)/share/lmbench 2>/dev/null
 
 clean:
 	rm -rf $(B)

@@ -216,7 +216,7 @@ int lmb_exchange_bw_main(struct lmb_ctx *ctx, int argc, char **argv,
     lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_MBS);
     lmb_record_param_int(&rec, "msg_bytes", (long long)m);
     lmb_record_param_int(&rec, "total_bytes", (long long)total);
-    rec.classic = LMB_CLASSIC_LABEL_MBS;
+    rec.classic = LMB_CLASSIC_LABEL_MBSEC;
     snprintf(rec.label, sizeof rec.label, "%s", label);
     lmb_report_add(&ctx->report, &rec, &res);
     return LMB_EXIT_OK;

@@ -34,13 +34,17 @@ enum lmb_classic {
     LMB_CLASSIC_LABEL_US,    /* "<label>: %.4f microseconds" */
     LMB_CLASSIC_SIZE_MBS,    /* "%.6f %.2f" (size < 1 MB) or "%.2f %.2f": size MB, MB/s */
     LMB_CLASSIC_MEMLAT,      /* "%.5f %.3f": size MiB, ns */
+    /* Shapes of the network benchmarks: */
+    LMB_CLASSIC_SIZE_MBSEC,  /* "%.6f %.2f MB/sec": size MB (classic_x bytes), MB/s */
+    LMB_CLASSIC_LABEL_MBSEC, /* "<label>: %.2f MB/sec" */
+    LMB_CLASSIC_HTTP,        /* "Avg xfer: %.1fKB, %.1fKB in %.4f millisecs, %.2f MB/sec":
+                                classic_x bytes in classic_n files, at the value's MB/s */
 
     /* --- shapes of the operating-system benchmarks ------------------------- */
     LMB_CLASSIC_MB_US,       /* lat_mmap: "%.6f %.3f" (under 10 us) or "%.6f %.0f": MB, us */
     LMB_CLASSIC_LMDD,        /* lmdd: "<label>" then the print= form (classic_mode) */
     LMB_CLASSIC_COUNT_2F,    /* lat_ctx rows: "%.0f %.2f": classic_x (a count), value */
     LMB_CLASSIC_CTX_OVR,     /* lat_ctx marker: blank line, "\"size=%.0fk ovr=%.2f", classic_x KB */
-    LMB_CLASSIC_LABEL_MBS,   /* bw_pipe, bw_unix: "<label>: %.2f MB/sec" */
     LMB_CLASSIC_FS_PAIR,     /* lat_fs: "%.0fk\t%.0f\t%.0f\t%.0f" from two records, see
                                 lmb_report_add_pair */
 };
@@ -53,13 +57,14 @@ enum lmb_lmdd_print {
     LMB_LMDD_KBS = 3,        /* "%.0f KB/sec" */
 };
 
-enum lmb_param_type { LMB_PARAM_INT, LMB_PARAM_STR, LMB_PARAM_BOOL };
+enum lmb_param_type { LMB_PARAM_INT, LMB_PARAM_STR, LMB_PARAM_BOOL, LMB_PARAM_DOUBLE };
 
 struct lmb_param {
     char key[32];
     enum lmb_param_type type;
     long long ival;
     char sval[128];
+    double dval;               /* LMB_PARAM_DOUBLE */
 };
 
 #define LMB_MAX_PARAMS 12
@@ -72,8 +77,9 @@ struct lmb_record {
     enum lmb_unit unit;
     enum lmb_headline headline;
     enum lmb_classic classic;
-    char label[256];           /* LMB_CLASSIC_LABEL_US, LMB_CLASSIC_LMDD */
-    double classic_x;          /* bytes, for SIZE_MBS and MEMLAT */
+    char label[256];           /* LMB_CLASSIC_LABEL_US, LMB_CLASSIC_LABEL_MBSEC, LMB_CLASSIC_LMDD */
+    double classic_x;          /* bytes, for SIZE_MBS, MEMLAT, SIZE_MBSEC, HTTP */
+    double classic_n;          /* files, for HTTP */
     double classic_y;          /* FS_PAIR: files per sample */
     int classic_mode;          /* LMDD: enum lmb_lmdd_print */
     struct lmb_result result;  /* owned by the record once added */
@@ -89,6 +95,7 @@ void lmb_record_init(struct lmb_record *r, const char *benchmark, const char *ca
 void lmb_record_param_int(struct lmb_record *r, const char *key, long long v);
 void lmb_record_param_str(struct lmb_record *r, const char *key, const char *v);
 void lmb_record_param_bool(struct lmb_record *r, const char *key, bool v);
+void lmb_record_param_double(struct lmb_record *r, const char *key, double v);
 
 /* Takes ownership of *res (zeroes it), adds its facts to the parameters,
  * converts the samples to the record's unit, computes statistics and the
