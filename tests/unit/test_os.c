@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests of what the operating-system benchmarks add to src/lib: the classic
  * line shapes of lat_mmap, lmdd, lat_ctx and lat_fs (report.c), temporary
- * directories (cleanup.c) and the file helpers (files.c). */
+ * directories (cleanup.c), the file helpers (files.c), and lat_ctx's ring of
+ * processes and overhead subtraction (ring.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,8 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -18,6 +21,7 @@
 #include "lib/cleanup.h"
 #include "lib/files.h"
 #include "lib/report.h"
+#include "lib/ring.h"
 
 /* A finished ok record whose samples (already in SI: ns or bytes/s) are v. */
 static void finished(struct lmb_record *r, enum lmb_unit unit, enum lmb_classic classic,
@@ -317,6 +321,136 @@ static void test_clones(void **state)
     assert_int_equal(rmdir(base), 0);
 }
 
+
+/* --- lat_ctx: the ring and the overhead ----------------------------------------- */
+
+/* A result as the harness returns it: ok, samples in ns. */
+static void ring_result(struct lmb_result *r, const double *v, size_t n, enum lmb_status st)
+{
+    memset(r, 0, sizeof *r);
+    r->status = st;
+    r->n = n;
+    r->samples = malloc(n * sizeof *v);
+    assert_non_null(r->samples);
+    memcpy(r->samples, v, n * sizeof *v);
+}
+
+static void test_ring_subtract(void **state)
+{
+    struct lmb_result r;
+    const double hop[] = { 2000, 2100, 1900, 2050, 1950 };
+    const double close_hop[] = { 2000, 2100, 1400, 2050, 1950 };
+
+    (void)state;
+    /* Every hop longer than the overhead: each sample minus it, still ok. */
+    ring_result(&r, hop, 5, LMB_OK);
+    assert_true(lmb_result_median(&r) == 2000);
+    lmb_ring_subtract(&r, 1500);
+    assert_int_equal(r.status, LMB_OK);
+    assert_true(r.samples[0] == 500 && r.samples[1] == 600 && r.samples[2] == 400);
+    assert_true(lmb_result_median(&r) == 500);
+    lmb_result_free(&r);
+
+    /* One hop not longer than the overhead: below_resolution, both figures said,
+     * never a negative value shown. */
+    ring_result(&r, close_hop, 5, LMB_OK);
+    lmb_ring_subtract(&r, 1500);
+    assert_int_equal(r.status, LMB_BELOW_RESOLUTION);
+    assert_non_null(strstr(r.reason, "2.000 us"));   /* the hop's median */
+    assert_non_null(strstr(r.reason, "1.400 us"));   /* the shortest hop */
+    assert_non_null(strstr(r.reason, "1.500 us"));   /* the overhead */
+    assert_true(lmb_result_median(&r) < 0);          /* not ok: no headline */
+    lmb_result_free(&r);
+
+    /* All hops shorter than the overhead: the same, whatever the median. */
+    ring_result(&r, hop, 5, LMB_OK);
+    lmb_ring_subtract(&r, 5000);
+    assert_int_equal(r.status, LMB_BELOW_RESOLUTION);
+    lmb_result_free(&r);
+
+    /* A result that is not ok keeps its status and samples. */
+    ring_result(&r, hop, 5, LMB_FAILED);
+    lmb_ring_subtract(&r, 1500);
+    assert_int_equal(r.status, LMB_FAILED);
+    assert_true(r.samples[0] == 2000);
+    lmb_result_free(&r);
+}
+
+/* A real ring of n processes: process 0 (this one) sends a token round `laps`
+ * times; each other member adds its number; then closing 0's ends makes every
+ * member see end of file in turn and exit 0. */
+static void ring_of(unsigned n, unsigned laps)
+{
+    struct lmb_ring r;
+    char err[200];
+    pid_t pids[16];
+    int token = 0, want = 0;
+
+    assert_true(n <= 16);
+    assert_int_equal(lmb_ring_open(&r, n, err, sizeof err), 0);
+    for (unsigned k = 1; k < n; k++) {
+        pids[k] = fork();
+        assert_true(pids[k] >= 0);
+        if (pids[k] == 0) {
+            int t, rc;
+            signal(SIGPIPE, SIG_IGN);
+            lmb_ring_keep(&r, k);
+            while ((rc = lmb_ring_recv(&r, k, &t)) == 0)
+                if (lmb_ring_send(&r, k, t + (int)k) != 0)
+                    _exit(3);
+            _exit(rc == 1 ? 0 : 2);
+        }
+    }
+    lmb_ring_keep(&r, 0);
+    for (unsigned lap = 0; lap < laps; lap++) {
+        assert_int_equal(lmb_ring_send(&r, 0, token), 0);
+        assert_int_equal(lmb_ring_recv(&r, 0, &token), 0);
+        want += (int)(n * (n - 1) / 2);
+    }
+    assert_int_equal(token, want);
+    lmb_ring_close(&r);
+    for (unsigned k = 1; k < n; k++) {
+        int ws;
+        assert_int_equal(waitpid(pids[k], &ws, 0), pids[k]);
+        assert_true(WIFEXITED(ws));
+        assert_int_equal(WEXITSTATUS(ws), 0);   /* left at end of file */
+    }
+}
+
+static void test_ring_processes(void **state)
+{
+    (void)state;
+    ring_of(2, 100);
+    ring_of(5, 50);
+    ring_of(16, 10);
+}
+
+/* The same ring in one process (as threads would share it): send and receive
+ * by hand, each member's ends are the right pipes, and leave closes exactly the
+ * two ends of a member. */
+static void test_ring_ends(void **state)
+{
+    struct lmb_ring r;
+    char err[200];
+    int t = 7;
+
+    (void)state;
+    assert_int_equal(lmb_ring_open(&r, 3, err, sizeof err), 0);
+    for (unsigned k = 0; k < 3; k++) {
+        assert_int_equal(lmb_ring_send(&r, k, t + (int)k), 0);     /* into k+1 */
+        assert_int_equal(lmb_ring_recv(&r, (k + 1) % 3, &t), 0);
+        assert_int_equal(t, 7 + (int)k);
+        t = 7;
+    }
+    lmb_ring_leave(&r, 1);   /* closes pipe 1's read end and pipe 2's write end */
+    assert_int_equal(r.pipes[1][0], -1);
+    assert_int_equal(r.pipes[2][1], -1);
+    assert_true(r.pipes[1][1] >= 0 && r.pipes[2][0] >= 0 && r.pipes[0][0] >= 0);
+    assert_int_equal(lmb_ring_recv(&r, 2, &t), 1);   /* no writer left: end of file */
+    lmb_ring_close(&r);
+    assert_null(r.pipes);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +462,9 @@ int main(void)
         cmocka_unit_test(test_tmpdir_tree),
         cmocka_unit_test(test_check_input),
         cmocka_unit_test(test_clones),
+        cmocka_unit_test(test_ring_subtract),
+        cmocka_unit_test(test_ring_processes),
+        cmocka_unit_test(test_ring_ends),
     };
 
     lmb_cleanup_init();
