@@ -27,6 +27,7 @@
 #include "../lib/cleanup.h"
 #include "../lib/files.h"
 #include "../lib/sizes.h"
+#include "../lib/stats.h"
 
 #define DEFAULT_PER_DIR 1000
 #define MAX_SIZE (1ULL << 30)
@@ -37,6 +38,11 @@
  * times. */
 #define POOL_FACTOR 4
 #define POOL_RETRIES 4
+/* Making the files to delete may take this long (per copy, per size); where
+ * creates are so much slower than deletes that full intervals would need
+ * longer, the deletes are timed in shorter intervals, with a warning. */
+#define POOL_BUDGET_NS 3e9
+#define MIN_DELETE_INTERVAL_NS 500000ULL
 
 struct fs_shared {
     unsigned ran_out;            /* a delete copy used up its files */
@@ -258,7 +264,10 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
     };
     struct lmb_record crec, drec;
     struct lmb_result cres, dres;
+    struct lmb_stats cst;
     uint64_t block = (size + 4095) / 4096 * 4096 + 4096;
+    uint64_t full_interval = ctx->interval_ns;
+    double create_ns;
 
     st->size = size;
     size_record(&crec, ctx, "create", size);
@@ -282,12 +291,17 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
     }
 
     /* Enough files for every interval the delete measurement may time. */
+    create_ns = lmb_stats_compute(cres.samples, cres.n, &cst) == 0 ? cst.median : 0;
     st->deleting = true;
     st->pool = (uint64_t)(ctx->opt.repetitions + 4) * cres.iters * POOL_FACTOR;
     if (ctx->opt.warmup_us > 0 && cres.n > 0) {
         double per_file_us = cres.samples[0] / 1e3;
         st->pool += (uint64_t)((double)ctx->opt.warmup_us / per_file_us) * POOL_FACTOR;
     }
+    /* A first guess costs at most a third of the budget; when it runs out, the
+     * runs the harness asked for say how many the rest needs. */
+    if (create_ns > 0 && (double)st->pool * create_ns > POOL_BUDGET_NS / 3)
+        st->pool = (uint64_t)(POOL_BUDGET_NS / 3 / create_ns) + 1;
     t.run = run_delete;
     for (int attempt = 0;; attempt++) {
         uint64_t need = st->pool * block * ctx->opt.parallel;
@@ -314,7 +328,28 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
          * again. */
         uint64_t want = (uint64_t)(ctx->opt.repetitions + 5) * st->shared->max_n *
                         (ctx->opt.parallel > 1 ? 25 : 11) / 10;
-        st->pool = want > st->pool * 4 ? want : st->pool * 4;
+        uint64_t pool = want > st->pool * 4 ? want : st->pool * 4;
+        double cost = (double)pool * create_ns;
+        if (cost > POOL_BUDGET_NS && ctx->interval_ns > MIN_DELETE_INTERVAL_NS) {
+            /* Runs shrink with the interval, and so does the pool. */
+            double scale = POOL_BUDGET_NS / cost;
+            uint64_t iv = (uint64_t)((double)ctx->interval_ns * scale);
+            if (iv < MIN_DELETE_INTERVAL_NS)
+                iv = MIN_DELETE_INTERVAL_NS;
+            pool = (uint64_t)((double)pool * (double)iv / (double)ctx->interval_ns) + 1;
+            ctx->interval_ns = iv;
+        }
+        st->pool = pool;
+    }
+    if (ctx->interval_ns != full_interval) {
+        if (dres.status == LMB_OK)
+            lmb_result_warn(&dres,
+                            "deletes timed in intervals of %.2f ms, not %.2f ms: the files for "
+                            "full intervals would have taken over %.0f s to make (a create "
+                            "costs %.0f us here)",
+                            (double)ctx->interval_ns / 1e6, (double)full_interval / 1e6,
+                            POOL_BUDGET_NS / 1e9, create_ns / 1e3);
+        ctx->interval_ns = full_interval;
     }
     if (dres.iters > 0)
         lmb_record_param_int(&drec, "files", (long long)dres.iters);
