@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* Suite verbs of the lmbench binary. */
+/* Suite verbs of the lmbench binary: each takes argv[0] = its name and returns
+ * the exit status (0 ok, 1 failed, 2 bad usage, 3 skipped). */
 #ifndef LMB_SUITE_H
 #define LMB_SUITE_H
 
-/* lmbench run: argv[0] is "run". Returns the exit status. */
+/* lmbench run: the whole suite (run.c). */
 int lmb_suite_run(int argc, char **argv);
+/* lmbench import FILE: a results file as one JSON document (import.c). */
+int lmb_suite_import(int argc, char **argv);
+
+/* The JSON "metric" of a unit: "latency", "bandwidth", "frequency", "ratio",
+ * "size". */
+const char *lmb_rs_metric_of_unit(const char *unit);
 
 #endif
