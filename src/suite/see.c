@@ -83,8 +83,6 @@ static bool table_has_data(const struct see *S, const struct lmb_sum_table *t)
 
 static void print_text(const struct see *S, FILE *out)
 {
-    bool first = true;
-
     fputs("\n                 L M B E N C H  3 . 0   S U M M A R Y\n"
           "                 ------------------------------------\n", out);
     fprintf(out, "\t\t (lmbench %s%s)\n", LMB_VERSION, S->percent ? ", percent of the best" : "");
@@ -94,7 +92,6 @@ static void print_text(const struct see *S, FILE *out)
 
         if (!table_has_data(S, t))
             continue;
-        (void)first;
         fputc('\n', out);
         fprintf(out, "%s\n", t->title);
         if (t->title2)
@@ -133,8 +130,11 @@ static void print_text(const struct see *S, FILE *out)
                     o += (size_t)snprintf(line + o, sizeof line - o, " %*s", col->width, cell);
                     break;
                 case LMB_CELL_NUM:
-                    lmb_sum_format(v[c] ? v[c][r] : NAN, col->digits ? col->digits : col->width,
-                                   cell, sizeof cell);
+                    if (S->percent && t->percent && v[c] && v[c][r] >= 10 && v[c][r] < 1e5)
+                        snprintf(cell, sizeof cell, "%.0f", v[c][r]);   /* whole percents */
+                    else
+                        lmb_sum_format(v[c] ? v[c][r] : NAN,
+                                       col->digits ? col->digits : col->width, cell, sizeof cell);
                     o += (size_t)snprintf(line + o, sizeof line - o, " %*s", col->width, cell);
                     break;
                 }
@@ -147,7 +147,6 @@ static void print_text(const struct see *S, FILE *out)
         }
         for (int c = 0; c < t->ncols; c++)
             free(v[c]);
-        first = false;
     }
 }
 

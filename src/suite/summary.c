@@ -315,6 +315,8 @@ double lmb_sum_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
 
     if (text && textlen)
         text[0] = '\0';
+    if ((c->kind == LMB_CELL_DESC || c->kind == LMB_CELL_TEXT) && (text == NULL || textlen == 0))
+        return NAN;
     if (id >= C_OPS && id < C_CTX_2_0) {
         int t = (id - C_OPS) / 10, op = (id - C_OPS) % 10;
         struct want w[] = { WS("type", type_names[t]) };
