@@ -27,6 +27,7 @@ static const struct verb verbs[] = {
     { "help", "show the usage of lmbench or of a command: lmbench help CMD", verb_help },
     { "run", "run the suite's default profile and print the results", lmb_suite_run },
     { "see", "print the summary page of results files (ours and lmbench 3's)", lmb_suite_see },
+    { "compare", "compare results files: each measurement, ratio, beyond the spread or not", lmb_suite_compare },
     { "import", "write a results file (lmbench 3 raw, JSON, JSONL) as one JSON document", lmb_suite_import },
     { "version", "print the version", verb_version },
 };
