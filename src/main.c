@@ -28,6 +28,7 @@ static const struct verb verbs[] = {
     { "run", "run the suite's default profile and print the results", lmb_suite_run },
     { "see", "print the summary page of results files (ours and lmbench 3's)", lmb_suite_see },
     { "compare", "compare results files: each measurement, ratio, beyond the spread or not", lmb_suite_compare },
+    { "graph", "write one self-contained HTML page of plots of results files", lmb_suite_graph },
     { "import", "write a results file (lmbench 3 raw, JSON, JSONL) as one JSON document", lmb_suite_import },
     { "version", "print the version", verb_version },
 };
