@@ -18,6 +18,9 @@ int lmb_suite_compare(int argc, char **argv);
 /* lmbench graph FILES... -o report.html: plots in one HTML page (graph.c). */
 int lmb_suite_graph(int argc, char **argv);
 
+/* lmbench config: the configuration questions, a file for run -c (config.c). */
+int lmb_suite_config(int argc, char **argv);
+
 /* The JSON "metric" of a unit: "latency", "bandwidth", "frequency", "ratio",
  * "size". */
 const char *lmb_rs_metric_of_unit(const char *unit);
