@@ -71,7 +71,7 @@ $(B)/gen/registry.inc: FORCE
 	@{ $(foreach n,$(BENCH_NAMES),echo 'LMB_BENCH($(n))';) } > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/obj/src/main.o $(B)/obj/src/registry.o $(B)/obj/src/suite/run.o: $(B)/gen/registry.inc
+$(B)/obj/src/main.o $(B)/obj/src/registry.o $(B)/obj/src/suite/run.o $(B)/obj/src/suite/steps.o: $(B)/gen/registry.inc
 
 # The version and build flags the binary reports, regenerated when they change.
 $(B)/gen/version.h: FORCE
@@ -79,7 +79,7 @@ $(B)/gen/version.h: FORCE
 	@printf '#define LMB_VERSION "%s"\n#define LMB_CFLAGS_STR "%s"\n' '$(VERSION)' '$(CFLAGS)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/obj/src/main.o $(B)/obj/src/lib/report.o $(B)/asan/src/lib/report.o $(B)/obj/src/suite/see.o $(B)/obj/src/suite/graph.o: $(B)/gen/version.h
+$(B)/obj/src/main.o $(B)/obj/src/lib/report.o $(B)/asan/src/lib/report.o $(B)/obj/src/suite/see.o $(B)/obj/src/suite/graph.o $(B)/obj/src/suite/runner.o: $(B)/gen/version.h
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)

@@ -4,8 +4,11 @@
 #ifndef LMB_SUITE_H
 #define LMB_SUITE_H
 
-/* lmbench run: the whole suite (run.c). */
+/* lmbench run: the interim profile of the harness issue (run.c), superseded by
+ * lmb_suite_runner. */
 int lmb_suite_run(int argc, char **argv);
+/* lmbench run: the whole suite, results files, resume (runner.c). */
+int lmb_suite_runner(int argc, char **argv);
 /* lmbench import FILE: a results file as one JSON document (import.c). */
 int lmb_suite_import(int argc, char **argv);
 
