@@ -419,18 +419,29 @@ static int scan_dir(const char *dir, struct pathlist *out, int depth, char *err,
         }
         if (!S_ISREG(st.st_mode) || ends_with(nm, ".tmp"))
             continue;
-        /* One file per run: the .json, else the .jsonl, else the raw file. */
+        /* One file per run: the .json, else the .jsonl, else the raw file; in a
+         * build without jansson, the raw file first (it can be read). */
+#ifndef LMB_HAVE_JANSSON
+        if (ends_with(nm, ".json") || ends_with(nm, ".jsonl")) {
+            snprintf(other, sizeof other, "%.*s", (int)(strlen(path) - (ends_with(nm, ".json") ? 5 : 6)),
+                     path);
+            if (exists_regular(other) && lmb_rs_sniff(other) == 2)
+                continue;
+        }
+#endif
         if (ends_with(nm, ".jsonl")) {
             snprintf(other, sizeof other, "%.*s.json", (int)(strlen(path) - 6), path);
             if (exists_regular(other))
                 continue;
         } else if (!ends_with(nm, ".json")) {
+#ifdef LMB_HAVE_JANSSON
             snprintf(other, sizeof other, "%s.json", path);
             if (exists_regular(other))
                 continue;
             snprintf(other, sizeof other, "%s.jsonl", path);
             if (exists_regular(other))
                 continue;
+#endif
         }
         if (lmb_rs_sniff(path) < 0)
             continue;
