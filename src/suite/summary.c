@@ -178,8 +178,8 @@ const struct lmb_sum_table lmb_sum_tables[] = {
         { "l1", "L1 $", 6, 0, LMB_CELL_NUM, C_ML_L1 },
         { "l2", "L2 $", 6, 0, LMB_CELL_NUM, C_ML_L2 },
         { "l3", "L3 $", 6, 0, LMB_CELL_NUM, C_ML_L3 },
-        { "main_mem", "Main mem", 10, 0, LMB_CELL_NUM, C_ML_MAIN },
-        { "rand_mem", "Rand mem", 10, 0, LMB_CELL_NUM, C_ML_RAND },
+        { "main_mem", "Main mem", 10, 6, LMB_CELL_NUM, C_ML_MAIN },
+        { "rand_mem", "Rand mem", 10, 6, LMB_CELL_NUM, C_ML_RAND },
         { "guesses", "Guesses", 0, 0, LMB_CELL_TEXT, C_ML_GUESS } }, 7 },
 };
 
