@@ -632,8 +632,8 @@ static void page(FILE *out, struct lmb_rs_file *files, int nfiles)
 int lmb_suite_graph(int argc, char **argv)
 {
     const char *outpath = NULL;
-    char **args, **paths = NULL, err[600], *def[] = { "results" }, tmp[4200];
-    int nargs = 0, npaths, rc = 0, skipped = 0, nfiles = 0, r;
+    char **args, tmp[4200];
+    int nargs = 0, rc = 0, skipped = 0, nfiles = 0, r;
     struct lmb_rs_file *files;
     FILE *out = stdout;
 
@@ -668,31 +668,11 @@ int lmb_suite_graph(int argc, char **argv)
             args[nargs++] = argv[i];
         }
     }
-    npaths = nargs ? lmb_rs_expand(nargs, args, &paths, err, sizeof err)
-                   : lmb_rs_expand(1, def, &paths, err, sizeof err);
+    rc = lmb_rs_load_args("graph", nargs, args, &files, &nfiles);
     free(args);
-    if (npaths < 0) {
-        fprintf(stderr, "lmbench graph: %s\n", err);
-        return 1;
-    }
-    files = calloc((size_t)(npaths ? npaths : 1), sizeof *files);
-    if (files == NULL) {
-        lmb_rs_free_paths(paths, npaths);
-        return 1;
-    }
-    for (int i = 0; i < npaths; i++) {
-        int lr = lmb_rs_load(paths[i], &files[nfiles], err, sizeof err);
-        if (lr == 0) {
-            nfiles++;
-            continue;
-        }
-        fprintf(stderr, "lmbench graph: %s\n", err);
-        if (lr == -2)
-            skipped++;
-        else
-            rc = 1;
-    }
-    lmb_rs_free_paths(paths, npaths);
+    skipped = rc == 3;
+    if (rc == 3)
+        rc = 0;
     if (nfiles == 0) {
         free(files);
         if (rc == 0 && !skipped)

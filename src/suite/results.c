@@ -490,3 +490,38 @@ void lmb_rs_free_paths(char **paths, int n)
         free(paths[i]);
     free(paths);
 }
+
+int lmb_rs_load_args(const char *verb, int nargs, char **args, struct lmb_rs_file **files, int *n)
+{
+    char **paths = NULL, err[600], *def[] = { "results" };
+    int npaths = nargs ? lmb_rs_expand(nargs, args, &paths, err, sizeof err)
+                       : lmb_rs_expand(1, def, &paths, err, sizeof err);
+    int rc = 0, skipped = 0;
+
+    *files = NULL;
+    *n = 0;
+    if (npaths < 0) {
+        fprintf(stderr, "lmbench %s: %s\n", verb, err);
+        return 1;
+    }
+    *files = calloc((size_t)(npaths ? npaths : 1), sizeof **files);
+    if (*files == NULL) {
+        lmb_rs_free_paths(paths, npaths);
+        fprintf(stderr, "lmbench %s: out of memory\n", verb);
+        return 1;
+    }
+    for (int i = 0; i < npaths; i++) {
+        int lr = lmb_rs_load(paths[i], &(*files)[*n], err, sizeof err);
+        if (lr == 0) {
+            (*n)++;
+            continue;
+        }
+        fprintf(stderr, "lmbench %s: %s\n", verb, err);
+        if (lr == -2)
+            skipped++;
+        else
+            rc = 1;
+    }
+    lmb_rs_free_paths(paths, npaths);
+    return rc ? rc : skipped ? 3 : 0;
+}

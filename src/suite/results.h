@@ -104,6 +104,13 @@ int lmb_rs_sniff(const char *path);
 int lmb_rs_expand(int nargs, char **args, char ***out, char *err, size_t errlen);
 void lmb_rs_free_paths(char **paths, int n);
 
+/* Expands args (or ./results when nargs is 0) and reads every file, saying on
+ * stderr ("lmbench VERB: ...") what could not be read. *files receives the
+ * files read (free each with lmb_rs_free, then the array), *n their count.
+ * Returns 0 when all were read; 1 when some file or the expansion failed; 3
+ * when nothing failed but some JSON was skipped (built without jansson). */
+int lmb_rs_load_args(const char *verb, int nargs, char **args, struct lmb_rs_file **files, int *n);
+
 /* --- building (readers) ------------------------------------------------------ */
 
 struct lmb_rs_record *lmb_rs_add(struct lmb_rs_file *f, const char *benchmark,

@@ -280,10 +280,9 @@ int lmb_suite_see(int argc, char **argv)
 {
     struct see S = { .opts = { .ends = "same_cpu" } };
     bool json = false, csv = false;
-    char **args, **paths = NULL, err[600];
-    int nargs = 0, npaths, rc = 0, skipped = 0, r;
+    char **args;
+    int nargs = 0, rc = 0, skipped = 0, r;
     const char *v;
-    char *def[] = { "results" };
 
     args = calloc((size_t)argc + 1, sizeof *args);
     if (args == NULL)
@@ -331,31 +330,11 @@ int lmb_suite_see(int argc, char **argv)
         return 3;
     }
 #endif
-    npaths = nargs ? lmb_rs_expand(nargs, args, &paths, err, sizeof err)
-                   : lmb_rs_expand(1, def, &paths, err, sizeof err);
+    rc = lmb_rs_load_args("see", nargs, args, &S.files, &S.nfiles);
     free(args);
-    if (npaths < 0) {
-        fprintf(stderr, "lmbench see: %s\n", err);
-        return 1;
-    }
-    S.files = calloc((size_t)(npaths ? npaths : 1), sizeof *S.files);
-    if (S.files == NULL) {
-        lmb_rs_free_paths(paths, npaths);
-        return 1;
-    }
-    for (int i = 0; i < npaths; i++) {
-        int lr = lmb_rs_load(paths[i], &S.files[S.nfiles], err, sizeof err);
-        if (lr == 0) {
-            S.nfiles++;
-            continue;
-        }
-        fprintf(stderr, "lmbench see: %s\n", err);
-        if (lr == -2)
-            skipped++;
-        else
-            rc = 1;
-    }
-    lmb_rs_free_paths(paths, npaths);
+    skipped = rc == 3;
+    if (rc == 3)
+        rc = 0;
     if (S.nfiles > 0) {
         if (json) {
 #ifdef LMB_HAVE_JANSSON

@@ -119,6 +119,25 @@ static unsigned profile_bit(const char *p)
     return strcmp(p, "quick") == 0 ? Q : strcmp(p, "full") == 0 ? F : D;
 }
 
+/* Sizes from `from` bytes, `step` times larger each, below top MiB, then top
+ * MiB itself: "512", "4k", "1m" ... into v[]. Returns the count. */
+static size_t size_list(unsigned long long from, unsigned long long step, unsigned long long top,
+                        char v[][64], size_t max)
+{
+    size_t n = 0;
+
+    for (unsigned long long b = from; b < top << 20 && n + 1 < max; b *= step) {
+        if (b < 1024)
+            snprintf(v[n++], 64, "%llu", b);
+        else if (b < 1 << 20)
+            snprintf(v[n++], 64, "%lluk", b >> 10);
+        else
+            snprintf(v[n++], 64, "%llum", b >> 20);
+    }
+    snprintf(v[n++], 64, "%llum", top);
+    return n;
+}
+
 /* The values of a sweep for a profile, as strings, into v[]. */
 static size_t sweep_values(enum sweep s, unsigned prof, unsigned long long mb,
                            unsigned long long fsz, char v[][64], size_t max)
@@ -141,16 +160,7 @@ static size_t sweep_values(enum sweep s, unsigned prof, unsigned long long mb,
             PUT("%llum", mb);
         } else {
             /* default: every 4x from 1k; full: every 2x from 512 bytes, as lmbench 3. */
-            unsigned long long step = prof == F ? 2 : 4, b = prof == F ? 512 : 1024;
-            for (; b < mb << 20; b *= step) {
-                if (b < 1024)
-                    PUT("%llu", b);
-                else if (b < 1 << 20)
-                    PUT("%lluk", b >> 10);
-                else
-                    PUT("%llum", b >> 20);
-            }
-            PUT("%llum", mb);
+            n = size_list(prof == F ? 512 : 1024, prof == F ? 2 : 4, mb, v, max);
         }
         break;
     case SW_FILE:
@@ -158,17 +168,8 @@ static size_t sweep_values(enum sweep s, unsigned prof, unsigned long long mb,
         if (prof == Q) {
             PUT("%llum", fsz);
         } else {
-            unsigned long long step = prof == F ? 2 : 4;
-            unsigned long long b = s == SW_MMAP ? 512 << 10 : prof == F ? 512 : 4096;
-            for (; b < fsz << 20; b *= step) {
-                if (b < 1024)
-                    PUT("%llu", b);
-                else if (b < 1 << 20)
-                    PUT("%lluk", b >> 10);
-                else
-                    PUT("%llum", b >> 20);
-            }
-            PUT("%llum", fsz);
+            n = size_list(s == SW_MMAP ? 512 << 10 : prof == F ? 512 : 4096, prof == F ? 2 : 4,
+                          fsz, v, max);
         }
         break;
     case SW_SELECT:
