@@ -47,6 +47,10 @@ LIBEXEC_NAMES := $(filter-out $(BIN_NAMES),$(BENCH_NAMES))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 MAIN_OBJS := $(patsubst %.c,$(B)/obj/%.o,src/main.c src/registry.c $(BENCH_SRCS) $(SUITE_SRCS))
 
+# The suite's modules that unit tests reach (no verb, nothing of the registry).
+SUITE_LIB_SRCS := $(addprefix src/suite/,results.c read_json.c import3.c summary.c memlat.c \
+                    runconf.c util.c)
+
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%.t)
 ASAN_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/asan/%.t)
@@ -102,9 +106,17 @@ $(B)/libexec/lmbench/hello: $(B)/obj/src/helpers/hello.o
 
 # --- tests ---------------------------------------------------------------------
 
-$(B)/tests/unit/%.t: tests/unit/%.c $(B)/liblmb.a
+$(B)/libsuite.a: $(SUITE_LIB_SRCS:%.c=$(B)/obj/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/asan/libsuite.a: $(SUITE_LIB_SRCS:%.c=$(B)/asan/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/tests/unit/%.t: tests/unit/%.c $(B)/libsuite.a $(B)/liblmb.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/libsuite.a $(B)/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
 
 $(B)/asan/%.o: %.c
 	@mkdir -p $(@D)
@@ -114,10 +126,10 @@ $(B)/asan/liblmb.a: $(ASAN_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/tests/asan/%.t: tests/unit/%.c $(B)/asan/liblmb.a
+$(B)/tests/asan/%.t: tests/unit/%.c $(B)/asan/libsuite.a $(B)/asan/liblmb.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/asan/liblmb.a \
-		$(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/asan/libsuite.a \
+		$(B)/asan/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
 
 unit-tests: $(UNIT_TESTS) $(ASAN_TESTS)
 

@@ -20,6 +20,8 @@ enum { Q = 1, D = 2, F = 4, ALLP = Q | D | F };
 enum sweep {
     SW_NONE,
     SW_MEM,        /* bw_mem sizes */
+    SW_MEM_AUX,    /* bw_mem sizes of the operations the summary does not show: in
+                      the default profile at most 64 MiB, to keep it short */
     SW_FILE,       /* bw_file_rd, bw_mmap_rd sizes */
     SW_MMAP,       /* lat_mmap sizes */
     SW_SELECT,     /* lat_select -n */
@@ -86,15 +88,15 @@ static const struct entry table[] = {
     { D | F, OS, "\"Mmap read open2close bandwidth", true, "bw_mmap_rd $X open2close $FILE",
       SW_FILE, NULL, false, 1 },
     { ALLP, HW, "\"libc bcopy unaligned", true, "bw_mem $X bcopy", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "\"libc bcopy aligned", true, "bw_mem $X bcopy conflict", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "Memory bzero bandwidth", true, "bw_mem $X bzero", SW_MEM, NULL, false, 1 },
+    { D | F, HW, "\"libc bcopy aligned", true, "bw_mem $X bcopy conflict", SW_MEM_AUX, NULL, false, 1 },
+    { D | F, HW, "Memory bzero bandwidth", true, "bw_mem $X bzero", SW_MEM_AUX, NULL, false, 1 },
     { ALLP, HW, "\"unrolled bcopy unaligned", true, "bw_mem $X fcp", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "\"unrolled partial bcopy unaligned", true, "bw_mem $X cp", SW_MEM, NULL, false, 1 },
+    { D | F, HW, "\"unrolled partial bcopy unaligned", true, "bw_mem $X cp", SW_MEM_AUX, NULL, false, 1 },
     { ALLP, HW, "Memory read bandwidth", true, "bw_mem $X frd", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "Memory partial read bandwidth", true, "bw_mem $X rd", SW_MEM, NULL, false, 1 },
+    { D | F, HW, "Memory partial read bandwidth", true, "bw_mem $X rd", SW_MEM_AUX, NULL, false, 1 },
     { ALLP, HW, "Memory write bandwidth", true, "bw_mem $X fwr", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "Memory partial write bandwidth", true, "bw_mem $X wr", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "Memory partial read/write bandwidth", true, "bw_mem $X rdwr", SW_MEM, NULL,
+    { D | F, HW, "Memory partial write bandwidth", true, "bw_mem $X wr", SW_MEM_AUX, NULL, false, 1 },
+    { D | F, HW, "Memory partial read/write bandwidth", true, "bw_mem $X rdwr", SW_MEM_AUX, NULL,
       false, 1 },
     { ALLP, OS, NULL, false, "lat_ctx -s $X", SW_CTX, NULL, false, 6 },
     { ALLP, HW, NULL, false, "tlb", SW_NONE, NULL, false, 4 },
@@ -102,7 +104,7 @@ static const struct entry table[] = {
     { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 2 },
     { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 2 },
     { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 30 },
-    { D, HW, "Memory load latency", false, "lat_mem_rd $MB 64 128", SW_NONE, NULL, false, 60 },
+    { D, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 60 },
     { F, HW, "Memory load latency", false, "lat_mem_rd $MB 16 32 64 128 256 512 1024", SW_NONE,
       NULL, false, 210 },
     { Q | D, HW, "Random load latency", false, "lat_mem_rd -t $MB 64", SW_NONE, NULL, false, 40 },
@@ -149,6 +151,12 @@ static size_t sweep_values(enum sweep s, unsigned prof, unsigned long long mb,
     case SW_NONE:
         PUT("%s", "");
         break;
+    case SW_MEM_AUX:
+        if (prof == D && mb > 64) {
+            n = size_list(1024, 4, 64, v, max);
+            break;
+        }
+        /* fall through */
     case SW_MEM:
         if (prof == Q) {
             if (4 < mb * 1024)
