@@ -460,6 +460,48 @@ static int jsonl_line(struct run *r, json_t *o)
     return rc;
 }
 
+/* Warnings about the run as a whole, after the host's own: results that varied
+ * much between repetitions, and a machine that got busy while it ran. */
+static void run_warnings(const struct run *r, json_t *warn)
+{
+    size_t k, n = 0, noisy = 0;
+    json_t *rec;
+    char ex[3][160], buf[600];
+    double la[3];
+
+    json_array_foreach(r->records, k, rec) {
+        json_t *cv = json_object_get(json_object_get(rec, "stats"), "cv");
+        const char *st = json_string_value(json_object_get(rec, "status"));
+        if (st == NULL || strcmp(st, "ok") != 0 || !json_is_number(cv))
+            continue;
+        n++;
+        if (json_number_value(cv) > 0.05) {
+            if (noisy < 3) {
+                const char *b = json_string_value(json_object_get(rec, "benchmark"));
+                const char *c = json_string_value(json_object_get(rec, "case"));
+                snprintf(ex[noisy], sizeof ex[0], "%s%s%s (step %lld, CV %.0f%%)", b ? b : "?",
+                         c ? " " : "", c ? c : "",
+                         (long long)json_integer_value(json_object_get(rec, "step")),
+                         100 * json_number_value(cv));
+            }
+            noisy++;
+        }
+    }
+    if (noisy > 0) {
+        snprintf(buf, sizeof buf, "%zu of %zu results varied by more than 5%% between repetitions "
+                                  "(CV), e.g. %s%s%s%s%s", noisy, n, ex[0],
+                 noisy > 1 ? "; " : "", noisy > 1 ? ex[1] : "", noisy > 2 ? "; " : "",
+                 noisy > 2 ? ex[2] : "");
+        json_array_append_new(warn, json_string(buf));
+    }
+    if (getloadavg(la, 3) == 3 && r->host.cpus_online > 0 &&
+        la[0] > 0.5 * (double)r->host.cpus_online + 1) {
+        snprintf(buf, sizeof buf, "load average %.2f at the end of the run on %ld CPUs: other work "
+                                  "competed with the benchmarks", la[0], r->host.cpus_online);
+        json_array_append_new(warn, json_string(buf));
+    }
+}
+
 static int write_final_json(struct run *r, const char *status)
 {
     json_t *doc = json_object(), *run = run_json(r, status);
@@ -467,12 +509,15 @@ static int write_final_json(struct run *r, const char *status)
     FILE *f;
     int rc = 0;
 
+    json_t *host = host_json(r);
+
     json_object_set_new(run, "steps", json_incref(r->steps));
     json_object_set_new(doc, "schema", json_string("lmbench-results"));
     json_object_set_new(doc, "schema_version", json_integer(1));
     json_object_set_new(doc, "tool", tool_json(r));
     json_object_set_new(doc, "run", run);
-    json_object_set_new(doc, "host", host_json(r));
+    run_warnings(r, json_object_get(host, "warnings"));
+    json_object_set_new(doc, "host", host);
     json_object_set_new(doc, "results", json_incref(r->records));
     snprintf(path, sizeof path, "%s.json", r->base);
     snprintf(tmp, sizeof tmp, "%s.json.tmp", r->base);
