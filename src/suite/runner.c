@@ -549,6 +549,7 @@ struct outcome {
     bool interrupted;
     struct buf classic, json, messages;
     double elapsed;
+    pid_t group;           /* the process group it ran in */
 };
 
 /* Runs argv in a child process of its own group: the benchmark in-process
@@ -604,9 +605,11 @@ static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int arg
 }
 
 /* Runs one command of a step and collects its outputs until it ends, the step's
- * deadline passes or the run is stopped. */
+ * deadline passes or the run is stopped. Its process group is killed at the end,
+ * unless leave is set (a server it started goes on running in it: the caller
+ * kills o->group when the server is done). */
 static void run_command(struct run *r, const struct lmb_step *s, char **argv, int argc, bool ext,
-                        double deadline, struct outcome *o)
+                        double deadline, bool leave, struct outcome *o)
 {
     int fds[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
     bool with_json = r->json && !ext;
@@ -632,6 +635,7 @@ static void run_command(struct run *r, const struct lmb_step *s, char **argv, in
         goto fail;
     }
     setpgid(pid, pid);   /* also here, so that killpg works at once */
+    o->group = pid;
     for (int i = 0; i < 3; i++) {
         if (fds[i][1] >= 0)
             close(fds[i][1]);
@@ -666,11 +670,10 @@ static void run_command(struct run *r, const struct lmb_step *s, char **argv, in
         }
         if (!exited && waitpid(pid, &wst, WNOHANG) == pid)
             exited = true;
-        if (exited && open_fds > 0) {
-            /* The step is gone; what its own children still hold open is not waited for
-             * long: they are killed with its group below. */
-            if (kill_at == 0)
-                kill_at = now_s() + 2;
+        if (exited && open_fds > 0 && kill_at == 0) {
+            /* The step is gone; what its own children still hold open is not waited
+             * for long (a server keeps running by design). */
+            kill_at = now_s() + (leave ? 0.2 : 2);
         }
         if (stop_signal && !killed) {
             o->interrupted = true;
@@ -683,7 +686,8 @@ static void run_command(struct run *r, const struct lmb_step *s, char **argv, in
             killed = true;
         }
         if (kill_at > 0 && now_s() > kill_at) {
-            killpg(pid, SIGKILL);
+            if (!leave || !exited)
+                killpg(pid, SIGKILL);
             for (int i = 0; i < 3; i++)
                 if (fds[i][0] >= 0) {
                     close(fds[i][0]);
@@ -693,8 +697,9 @@ static void run_command(struct run *r, const struct lmb_step *s, char **argv, in
             kill_at = 0;
         }
     }
-    /* Nothing of the step outlives it. */
-    killpg(pid, SIGKILL);
+    /* Nothing of the step outlives it (but a server asked for). */
+    if (!leave || killed)
+        killpg(pid, SIGKILL);
     if (WIFEXITED(wst))
         o->status = WEXITSTATUS(wst);
     else if (WIFSIGNALED(wst))
@@ -734,8 +739,10 @@ static void last_message(const struct buf *m, char *out, size_t len)
 }
 
 /* Starts or stops a step's server: `bench -s` here, or over ssh on a remote
- * host; `bench -S host` from here. Returns 0 when it worked. */
-static int server(struct run *r, const struct lmb_step *s, bool start, char *why, size_t len)
+ * host; `bench -S host` from here. Returns 0 when it worked. A started server's
+ * process group goes into *group, to be killed once it has been asked to stop. */
+static int server(struct run *r, const struct lmb_step *s, bool start, pid_t *group, char *why,
+                  size_t len)
 {
     char *argv[12];
     int argc = 0;
@@ -758,7 +765,9 @@ static int server(struct run *r, const struct lmb_step *s, bool start, char *why
             argv[argc++] = (char *)s->host;
     }
     argv[argc] = NULL;
-    run_command(r, s, argv, argc, ext, now_s() + 30, &o);
+    run_command(r, s, argv, argc, ext, now_s() + 30, start, &o);
+    if (start)
+        *group = o.group;
     if (o.status != 0) {
         char last[200];
         last_message(&o.messages, last, sizeof last);
@@ -812,6 +821,7 @@ static bool do_step(struct run *r, size_t i)
     const char *status = "ok";
     double deadline = now_s() + r->plan.timeout_s;
     bool server_up = false;
+    pid_t server_group = 0;
 
     progress(r, i, s);
     memset(&o, 0, sizeof o);
@@ -819,16 +829,21 @@ static bool do_step(struct run *r, size_t i)
         status = "skipped";
         snprintf(reason, sizeof reason, "%s", s->skip);
         o.status = 3;
-    } else if (s->server && server(r, s, true, reason, sizeof reason) != 0) {
+    } else if (s->server && server(r, s, true, &server_group, reason, sizeof reason) != 0) {
         status = "failed";
         o.status = 1;
+        if (server_group > 0)
+            killpg(server_group, SIGKILL);
     } else {
         server_up = s->server;
-        run_command(r, s, s->argv, s->argc, false, deadline, &o);
+        run_command(r, s, s->argv, s->argc, false, deadline, false, &o);
         if (server_up) {
             char why[300];
-            if (server(r, s, false, why, sizeof why) != 0)
+            if (server(r, s, false, NULL, why, sizeof why) != 0 && !stop_signal)
                 msg(r, "%s: %s", s->name, why);
+            /* Whatever of the server is still in its group goes now. */
+            if (server_group > 0)
+                killpg(server_group, SIGKILL);
         }
         if (o.interrupted) {
             free_outcome(&o);
