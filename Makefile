@@ -32,9 +32,9 @@ JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson)
 endif
 
 WARN := -Wall -Wextra $(if $(WERROR),-Werror)
-LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -Isrc -I$(B)/gen $(JSON_CFLAGS)
+LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -I$(B)/gen $(JSON_CFLAGS)
 ALL_CFLAGS = $(LMB_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP
-LIBS := $(JSON_LIBS) -lm
+LIBS := $(JSON_LIBS) -lm -pthread
 
 LIB_SRCS := $(sort $(wildcard src/lib/*.c))
 BENCH_SRCS := $(sort $(wildcard src/bench/*.c))

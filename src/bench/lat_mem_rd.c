@@ -64,6 +64,7 @@ static int chase_init(void *s, char *err, size_t errlen)
     st->map = lmb_pages_alloc(st->maplen, 0, err, errlen);
     if (st->map == NULL)
         return -1;
+    lmb_pages_note(st->map, st->maplen);
     base = st->map;
 #define SLOT(i) (*(uintptr_t *)(void *)(base + (i) * st->stride))
     if (!st->random) {

@@ -56,6 +56,9 @@ void lmb_cleanup_init(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* Children are reaped by waitpid: an inherited SIG_IGN would reap them
+     * behind our back and hide how they ended. */
+    signal(SIGCHLD, SIG_DFL);
     atexit(on_exit_hook);
 }
 
