@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/calibrate.h"
 #include "lib/sched.h"
 #include "lib/sizes.h"
 #include "lib/sysinfo.h"
@@ -233,6 +234,15 @@ int lmb_sconf_check(const struct lmb_sconf *c, char *err, size_t errlen)
     if (access(c->fsdir, W_OK | X_OK) != 0) {
         snprintf(err, errlen, "FSDIR %s: not writable", lmb_quote_arg(c->fsdir));
         return -1;
+    }
+    if (c->enough[0]) {
+        /* The harness's own rule for ENOUGH. */
+        struct lmb_clock clk = { .overhead_ns = 1, .granularity_ns = 1 };
+        uint64_t ns;
+        if (lmb_interval_ns(&clk, 0.0, c->enough, &ns, why, sizeof why) != 0) {
+            snprintf(err, errlen, "ENOUGH: %s", why);
+            return -1;
+        }
     }
     if (!c->hardware && !c->os && !c->network) {
         snprintf(err, errlen, "no group of benchmarks chosen (hardware, OS, network)");

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/command.h"
 #include "lib/sched.h"
 #include "lib/sysinfo.h"
 #include "registry.h"
@@ -1258,7 +1259,12 @@ int lmb_suite_runner(int argc, char **argv)
         return bad("--resume continues a run with its own settings: only -o may go with it");
     }
 
-    /* The settings, checked once, before anything runs. */
+    /* The settings, checked once, before anything runs: the environment with the
+     * harness's own rules first. */
+    if (lmb_env_check(err, sizeof err) != 0) {
+        free(r);
+        return bad("environment: %s", err);
+    }
     lmb_sconf_defaults(&r->conf);
     if (cfile && lmb_sconf_read(&r->conf, cfile, err, sizeof err) != 0) {
         free(r);
@@ -1396,8 +1402,7 @@ int lmb_suite_runner(int argc, char **argv)
 #endif
     }
     if (!lmb_step_exec_both)
-        msg(r, "note: this build writes results to the JSON files; the raw file %s gets the "
-               "header and section lines only", r->base);
+        msg(r, "note: the raw file %s gets the header and section lines only", r->base);
     msg(r, "%s: profile %s, %zu steps, results in %s.*", r->id, r->conf.profile, r->plan.n,
         r->base);
 

@@ -83,6 +83,10 @@ like "$RAWTXT" '^\[ENOUGH: 300\]$' "raw: [ENOUGH: 300]"
 like "$RAWTXT" '^Memory load latency$' "raw: the Memory load latency section"
 like "$RAWTXT" '^Random load latency$' "raw: the Random load latency section"
 like "$RAWTXT" '^Memory read bandwidth$' "raw: the Memory read bandwidth section"
+like "$RAWTXT" '^Simple syscall: [0-9]+\.[0-9]{4} microseconds$' "raw: lat_syscall's classic lines"
+like "$RAWTXT" '^"stride=128$' "raw: lat_mem_rd's own section lines"
+like "$RAWTXT" '^0\.00049 [0-9]+\.[0-9]{3}$' "raw: lat_mem_rd's rows"
+like "$(sed -n '/^Memory read bandwidth$/{n;p;}' "$R")" '^0\.004096 [0-9]+\.[0-9]{2}$' "raw: bw_mem's rows under their section"
 like "$(tail -n 1 "$R")" '^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [0-9]+ [0-9:]+ UTC [0-9]+\]$' "raw: ends with the date"
 run "$LMBENCH" import "$R"
 if json_usable; then
@@ -134,6 +138,23 @@ is "$(printf '%s\n' "$OUT" | grep -c "^$(printf '%.9s' "$H") *Linux")" \
 like "$OUT" '^Memory latencies in nanoseconds' "see: the memory latencies table is filled"
 run "$LMBENCH" graph -o "$T/r.html" "$T/w/results"
 is "$RC" 0 "graph on the results directory: exit 0"
+
+# The raw file, read as an lmbench 3 file, gives the cells of the .json (up to the
+# classic lines' rounding).
+if json_usable; then
+    "$LMBENCH" see --json "$R" >"$T/see-raw.json"
+    "$LMBENCH" see --json "$R.json" >"$T/see-json.json"
+    jq -n --slurpfile a "$T/see-raw.json" --slurpfile b "$T/see-json.json" '
+        [ range($a[0].tables | length) as $t | $a[0].tables[$t] as $ta | $b[0].tables[$t] as $tb
+          | $ta.columns[].key as $k
+          | {k: ($ta.key + "." + $k), x: $ta.rows[0].cells[$k], y: $tb.rows[0].cells[$k]}
+          | select((.y | type) == "number") ] as $cells
+        | {n: ($cells | length),
+           bad: [$cells[] | select((.x | type) != "number" or ((.x - .y) | fabs) > 0.0006 * .y + 0.00006) | .k]}' \
+        >"$T/cells.json"
+    json_ok "$T/cells.json" '.n >= 8 and (.bad | length) == 0' \
+        "the raw file read as lmbench 3's gives the .json's cells (within the classic lines' rounding)" '.'
+fi
 
 # A second run goes to <host>.1.
 (cd "$T/w" && "$LMBENCH" run $TINY --groups os >/dev/null 2>&1)
