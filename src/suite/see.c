@@ -81,6 +81,29 @@ static bool table_has_data(const struct see *S, const struct lmb_sum_table *t)
     return false;
 }
 
+/* The Host cell of row r: the host name, or, when another row has the same host
+ * name, the file's name without its directory and .json/.jsonl ("vm.0", "vm.1"),
+ * so that two runs of one machine can be told apart. */
+static void host_cell(const struct see *S, int r, char *buf, size_t len)
+{
+    const struct lmb_rs_file *f = &S->files[r];
+    const char *b = strrchr(f->path, '/');
+    size_t n;
+
+    snprintf(buf, len, "%s", f->hostname);
+    for (int i = 0; i < S->nfiles; i++) {
+        if (i == r || strcmp(S->files[i].hostname, f->hostname) != 0)
+            continue;
+        snprintf(buf, len, "%s", b ? b + 1 : f->path);
+        n = strlen(buf);
+        if (n > 6 && strcmp(buf + n - 6, ".jsonl") == 0)
+            buf[n - 6] = '\0';
+        else if (n > 5 && strcmp(buf + n - 5, ".json") == 0)
+            buf[n - 5] = '\0';
+        return;
+    }
+}
+
 static void print_text(const struct see *S, FILE *out)
 {
     fputs("\n                 L M B E N C H  3 . 0   S U M M A R Y\n"
@@ -106,10 +129,11 @@ static void print_text(const struct see *S, FILE *out)
             v[c] = cells_of(S, t, c);
         for (int r = 0; r < S->nfiles; r++) {
             const struct lmb_rs_file *f = &S->files[r];
-            char line[1024], os[160], cell[96], text[200];
+            char line[1024], os[160], cell[96], text[200], host[300];
             size_t o;
             lmb_sum_os(f, os, sizeof os);
-            o = (size_t)snprintf(line, sizeof line, "%-9.9s %-13.13s", f->hostname, os);
+            host_cell(S, r, host, sizeof host);
+            o = (size_t)snprintf(line, sizeof line, "%-9.9s %-13.13s", host, os);
             for (int c = 0; c < t->ncols && o < sizeof line; c++) {
                 const struct lmb_sum_col *col = &t->cols[c];
                 switch (col->kind) {
