@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* bw_mem: memory bandwidth of reads, writes and copies over a buffer. */
+/* bw_mem: memory bandwidth of reads, writes and copies over a buffer.
+ *
+ * One iteration is one pass of the operation over the whole buffer (a copy:
+ * size bytes read and size bytes written, counted as size). Kept out of the
+ * timing: mapping the buffers and writing every page of them (no page fault is
+ * timed), done once per copy in init. The full kernels take the pass count, so
+ * the timed loop makes no call per pass. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Removing temporary files and killing child processes on exit and on signals. */
 #include "cleanup.h"
 
 #include <errno.h>

@@ -127,6 +127,14 @@ int lmb_suite_run(int argc, char **argv)
     line(stdout, "[HOSTNAME: %s]", h.hostname);
     line(stdout, "[PROCESSORS: %ld]", h.cpus_online);
     line(stdout, "[%s]", when);
+    {
+        int e = 0;
+        if (!lmb_stream_ok(stdout, &e)) {
+            fprintf(stderr, "lmbench: run: cannot write the results to standard output: %s\n",
+                    strerror(e));
+            return LMB_EXIT_FAILED;
+        }
+    }
 
     for (size_t g = 0; g < NGROUPS; g++) {
         const struct group *gr = &profile[g];
