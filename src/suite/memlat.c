@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The "Memory latencies" row: lat_mem_rd curves picked out of a results file and
- * read for their cache levels. */
+ * read for their cache levels with src/lib/curve (the analysis lat_mem_rd and
+ * cache use too), checked against the caches the file says the system declares. */
 #include "memlat.h"
 
+#include "lib/curve.h"
+
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,157 +99,136 @@ size_t lmb_memlat_curve(const struct lmb_rs_file *f, const char *kind, long stri
     return n;
 }
 
-/* --- reading the curve ----------------------------------------------------------
- *
- * Interim: a minimal plateau reading of our own, until src/lib/curve.[ch] (the
- * hardware issue's analysis, checked against sysfs) lands on main; then this
- * section gives way to it and lmb_memlat_summarize keeps its interface.
- *
- * Each point is replaced by the median of itself and its neighbours; a plateau
- * is a run of points within 15% (log scale) of the run's first point, at least
- * 3 points spanning 1.5x in size; plateaus within 30% of each other in latency
- * are one level. The last plateau, when it reaches the end of the curve, is
- * main memory if the curve goes past the largest cache the system declares (or,
- * without declared caches, if there are slower levels before it). */
+/* --- reading the curve: src/lib/curve ----------------------------------------- */
 
-#define TOL 0.15
-#define MERGE 1.3
-
-struct plateau {
-    size_t first, last;
-    double ns;
-};
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median_of(const double *v, size_t from, size_t to)
-{
-    size_t n = to - from + 1;
-    double *t = malloc(n * sizeof *t), m;
-
-    if (t == NULL)
-        return v[from];
-    memcpy(t, v + from, n * sizeof *t);
-    qsort(t, n, sizeof *t, cmp_d);
-    m = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-    free(t);
-    return m;
-}
-
-static size_t plateaus(const double *s, const double *ns, size_t n, struct plateau *out,
-                       size_t max)
-{
-    double *sm = malloc(n * sizeof *sm);
-    size_t np = 0, i = 0;
-
-    if (sm == NULL)
-        return 0;
-    for (size_t k = 0; k < n; k++) {
-        double a = ns[k > 0 ? k - 1 : k], b = ns[k], c = ns[k + 1 < n ? k + 1 : k];
-        sm[k] = a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
-    }
-    while (i < n) {
-        size_t j = i;
-        while (j + 1 < n && fabs(log(sm[j + 1] / sm[i])) < TOL)
-            j++;
-        if (j - i + 1 >= 3 && s[j] / s[i] >= 1.5 && np < max) {
-            double m = median_of(ns, i, j);
-            if (np > 0 && m / out[np - 1].ns < MERGE && out[np - 1].ns / m < MERGE) {
-                out[np - 1].last = j;
-                out[np - 1].ns = median_of(ns, out[np - 1].first, j);
-            } else {
-                out[np].first = i;
-                out[np].last = j;
-                out[np].ns = m;
-                np++;
-            }
-        }
-        i = j + 1;
-    }
-    free(sm);
-    return np;
-}
-
-static void note(struct lmb_memlat *m, const char *text)
+static void note(struct lmb_memlat *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct lmb_memlat *m, const char *fmt, ...)
 {
     size_t n = strlen(m->guesses);
-    snprintf(m->guesses + n, sizeof m->guesses - n, "%s%s", n ? "; " : "", text);
+    va_list ap;
+
+    if (n + 3 >= sizeof m->guesses)
+        return;
+    if (n > 0) {
+        memcpy(m->guesses + n, "; ", 3);
+        n += 2;
+    }
+    va_start(ap, fmt);
+    vsnprintf(m->guesses + n, sizeof m->guesses - n, fmt, ap);
+    va_end(ap);
+}
+
+/* The data caches the file says the system declares, for lmb_curve_compare. */
+static int declared(const struct lmb_rs_file *f, struct lmb_cache_info *out, int max)
+{
+    int n = 0;
+
+    for (int i = 0; i < f->ncaches && n < max; i++) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].level = f->caches[i].level;
+        snprintf(out[n].type, sizeof out[n].type, "%s", f->caches[i].type);
+        out[n].size = f->caches[i].size;
+        out[n].line = f->caches[i].line;
+        n++;
+    }
+    return n;
 }
 
 void lmb_memlat_summarize(const struct lmb_rs_file *f, struct lmb_memlat *m)
 {
-    double *s, *ns, llc = 0;
-    size_t n, np;
+    struct lmb_cache_info caches[LMB_MAX_CACHES];
+    int ncaches = declared(f, caches, LMB_MAX_CACHES);
+    double llc = 0;   /* the largest data cache declared */
+    struct lmb_curve *c = malloc(sizeof *c);
+    double *s = NULL, *ns = NULL;
+    size_t n;
     long stride;
-    struct plateau p[16];
-    bool mem = false;
+    char a[32], b[32];
 
     memset(m, 0, sizeof *m);
     m->main_ns = m->rand_ns = NAN;
-    for (int i = 0; i < f->ncaches; i++)
-        if (strcmp(f->caches[i].type, "Instruction") != 0 && (double)f->caches[i].size > llc)
-            llc = (double)f->caches[i].size;
-
+    for (int i = 0; i < ncaches; i++)
+        if (strcmp(caches[i].type, "Instruction") != 0 && (double)caches[i].size > llc)
+            llc = (double)caches[i].size;
+    if (c == NULL) {
+        note(m, "out of memory");
+        return;
+    }
     n = lmb_memlat_curve(f, "stride", 0, &s, &ns, &stride);
-    if (n > 0) {
-        m->stride = stride;
-        np = plateaus(s, ns, n, p, 16);
-        if (np == 0) {
-            note(m, "no plateau on the curve");
-        } else {
-            /* The last plateau is memory when it runs to the end of the curve and
-             * starts past the largest declared cache (or, with none declared, when
-             * caches come before it). */
-            const struct plateau *last = &p[np - 1];
-            if (last->last == n - 1 && np >= 2 &&
-                (llc > 0 ? s[last->first] > llc : true))
-                mem = true;
-            for (size_t i = 0; i + (mem ? 1 : 0) < np && m->nlevels < LMB_MEMLAT_LEVELS; i++) {
-                m->level_ns[m->nlevels] = p[i].ns;
-                m->level_bytes[m->nlevels] = s[p[i].last];
-                m->nlevels++;
-            }
-            if (mem) {
-                /* Well past the last cache: the points at 4x its size or more. */
-                double from = m->nlevels ? 4 * m->level_bytes[m->nlevels - 1] : s[last->first];
-                size_t k = last->first;
-                while (k < n - 1 && s[k] < from)
-                    k++;
-                if (s[n - 1] < from)
-                    note(m, "memory not 4x past the last cache");
-                m->main_ns = median_of(ns, s[k] >= from ? k : last->first, n - 1);
-            } else {
-                note(m, "curve ends before memory");
-            }
-            if (llc == 0)
-                note(m, "no declared caches to check");
-            else if (m->nlevels > 0 && m->nlevels < (size_t)f->caches[f->ncaches - 1].level)
-                note(m, "fewer levels than declared");
-        }
-    } else {
+    if (n == 0) {
         note(m, "no lat_mem_rd curve");
+    } else if (lmb_curve_analyze(s, ns, n, c) != 0) {
+        note(m, "stride curve unreadable");
+    } else {
+        size_t levels = c->nlevels;
+        bool prefetched = false;
+
+        m->stride = stride;
+        if (ncaches > 0)
+            lmb_curve_compare(c, caches, ncaches);
+        /* Prefetchers follow a fixed stride, so main memory can look as fast as a
+         * cache on this curve: the analysis then ends on an open plateau too fast
+         * for memory. When that plateau starts after a cache level and the curve
+         * runs at least 4 times past it, it is main memory as the stride sees it
+         * (lmbench 3's "Main mem"), and said so. */
+        if (!c->memory.found && levels >= 2 && c->levels[levels - 1].open_ended &&
+            c->max_bytes >= 4 * c->levels[levels - 2].size_bytes &&
+            (llc == 0 || (c->levels[levels - 1].plateau_from > llc && c->max_bytes >= 4 * llc))) {
+            prefetched = true;
+            levels--;
+            m->main_ns = c->levels[levels].latency_ns;
+            note(m, "main mem prefetched (stride %ld)", stride);
+        }
+        for (size_t i = 0; i < levels && m->nlevels < LMB_MEMLAT_LEVELS; i++) {
+            m->level_ns[m->nlevels] = c->levels[i].latency_ns;
+            m->level_bytes[m->nlevels] = c->levels[i].size_bytes;
+            m->nlevels++;
+        }
+        if (levels > 3)
+            note(m, "%zu levels, L4 and beyond not shown", levels);
+        if (levels == 0)
+            note(m, "no cache level found");
+        if (c->memory.found) {
+            m->main_ns = c->memory.latency_ns;
+            if (c->memory.past_cache > 0 && c->memory.past_cache < 4)
+                note(m, "main mem only %.1fx past the last level", c->memory.past_cache);
+        } else if (!prefetched) {
+            note(m, "curve ends before memory");
+        }
+        for (size_t i = 0; i < c->ndeclared; i++) {
+            const struct lmb_curve_declared *d = &c->declared[i];
+            lmb_curve_format_size(d->size_bytes, a, sizeof a);
+            switch (d->verdict) {
+            case LMB_CURVE_AGREES:
+                break;
+            case LMB_CURVE_DIFFERS:
+                lmb_curve_format_size(c->levels[d->measured].size_bytes, b, sizeof b);
+                note(m, "L%d measured %s, declared %s", d->level, b, a);
+                break;
+            case LMB_CURVE_UNREACHABLE:
+            case LMB_CURVE_BEYOND_SWEEP:
+            case LMB_CURVE_NOT_SEEN:
+                note(m, "L%d (%s) %s", d->level, a, lmb_curve_verdict_name(d->verdict));
+                break;
+            }
+        }
+        if (ncaches == 0)
+            note(m, "no declared caches to check");
     }
     free(s);
     free(ns);
+    s = ns = NULL;
 
     n = lmb_memlat_curve(f, "random", 0, &s, &ns, &stride);
-    if (n > 0) {
-        double past = m->nlevels ? 4 * m->level_bytes[m->nlevels - 1] : llc * 4;
-        size_t k = n - 1;
-        while (k > 0 && s[k - 1] >= past)
-            k--;
-        if (past > 0 && s[n - 1] < past) {
-            note(m, "random chase not 4x past the last cache");
-            k = n - 1;
-        }
-        m->rand_ns = median_of(ns, k, n - 1);
-    } else if (n == 0 && m->stride) {
+    if (n > 0 && lmb_curve_analyze(s, ns, n, c) == 0) {
+        if (c->memory.found)
+            m->rand_ns = c->memory.latency_ns;
+        else
+            note(m, "random chase ends before memory");
+    } else if (m->stride) {
         note(m, "no random chase");
     }
     free(s);
     free(ns);
+    free(c);
 }

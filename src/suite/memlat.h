@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The "Memory latencies" row of a results file: the latency of each cache level
- * found on a lat_mem_rd stride curve, main memory well past the last level, the
- * random chase's memory latency, and what was a guess. */
+ * found on a lat_mem_rd stride curve (src/lib/curve), main memory well past the
+ * last level, the random chase's memory latency, and what was a guess. */
 #ifndef LMB_SUITE_MEMLAT_H
 #define LMB_SUITE_MEMLAT_H
 

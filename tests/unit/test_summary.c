@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests of the summary page's number format (src/suite/summary.c), the
- * memory latency reading (src/suite/memlat.c) on made-up curves, and the run
- * settings (src/suite/runconf.c). */
+ * memory latency row (src/suite/memlat.c, over src/lib/curve) on made-up
+ * curves, and the run settings (src/suite/runconf.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,11 +88,12 @@ static void test_memlat_levels(void **state)
     assert_true(fabs(m.level_ns[0] - 1.0) < 1e-9);
     assert_true(fabs(m.level_ns[1] - 4.0) < 1e-9);
     assert_true(fabs(m.level_ns[2] - 12.0) < 1e-9);
-    /* Each level's size: the last working set of its plateau. */
+    /* Each level's size: about the last working set of its plateau. */
     assert_true(m.level_bytes[0] <= 32768 && m.level_bytes[0] > 16384);
     assert_true(m.level_bytes[2] <= 32 << 20 && m.level_bytes[2] > 16 << 20);
     assert_true(fabs(m.main_ns - 80.0) < 1e-9);
     assert_true(fabs(m.rand_ns - 150.0) < 1e-9);
+    assert_null(strstr(m.guesses, "prefetched"));
     assert_non_null(strstr(m.guesses, "no declared caches"));
     lmb_rs_free(&f);
 }
@@ -117,6 +118,25 @@ static void test_memlat_short_curve(void **state)
     assert_true(isnan(m.rand_ns));
     assert_non_null(strstr(m.guesses, "curve ends before memory"));
     assert_non_null(strstr(m.guesses, "no random chase"));
+    lmb_rs_free(&f);
+}
+
+/* A stride curve whose memory a prefetcher hides (a last plateau too fast for
+ * memory, far past the last cache): main memory as the stride sees it, said so. */
+static void test_memlat_prefetched(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_memlat m;
+    const double lat[] = { 1.0, 3.3, 7.2, 11.0 }, upto[] = { 49152, 1 << 20, 24 << 20, 1e12 };
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    add_curve(&f, "stride", 128, lat, upto, 4);
+    lmb_memlat_summarize(&f, &m);
+    assert_int_equal(m.nlevels, 3);
+    assert_true(fabs(m.level_ns[2] - 7.2) < 1e-9);
+    assert_true(fabs(m.main_ns - 11.0) < 1e-9);
+    assert_non_null(strstr(m.guesses, "main mem prefetched (stride 128)"));
     lmb_rs_free(&f);
 }
 
@@ -161,6 +181,7 @@ int main(void)
         cmocka_unit_test(test_format),
         cmocka_unit_test(test_memlat_levels),
         cmocka_unit_test(test_memlat_short_curve),
+        cmocka_unit_test(test_memlat_prefetched),
         cmocka_unit_test(test_memlat_none),
         cmocka_unit_test(test_sconf),
     };
