@@ -1262,23 +1262,23 @@ int lmb_suite_runner(int argc, char **argv)
     /* The settings, checked once, before anything runs: the environment with the
      * harness's own rules first. */
     if (lmb_env_check(err, sizeof err) != 0) {
+        /* Not a command line mistake: one line, no usage. */
+        fprintf(stderr, "lmbench run: %s\n", err);
         free(r);
-        return bad("environment: %s", err);
+        return 2;
     }
     lmb_sconf_defaults(&r->conf);
     if (cfile && lmb_sconf_read(&r->conf, cfile, err, sizeof err) != 0) {
         free(r);
         return bad("%s", err);
     }
-    if ((env = getenv("ENOUGH")) != NULL && lmb_sconf_set(&r->conf, "ENOUGH", env, err,
-                                                          sizeof err) < 0) {
+    if (((env = getenv("ENOUGH")) != NULL &&
+         lmb_sconf_set(&r->conf, "ENOUGH", env, err, sizeof err) < 0) ||
+        ((env = getenv("LMBENCH_SCHED")) != NULL && *env &&
+         lmb_sconf_set(&r->conf, "LMBENCH_SCHED", env, err, sizeof err) < 0)) {
+        fprintf(stderr, "lmbench run: %s\n", err);
         free(r);
-        return bad("environment: %s", err);
-    }
-    if ((env = getenv("LMBENCH_SCHED")) != NULL && *env &&
-        lmb_sconf_set(&r->conf, "LMBENCH_SCHED", env, err, sizeof err) < 0) {
-        free(r);
-        return bad("environment: %s", err);
+        return 2;
     }
     for (int i = 0; i < nopt; i++)
         if (lmb_sconf_set(&r->conf, opt_keys[i], opt_vals[i], err, sizeof err) < 0) {
