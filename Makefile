@@ -139,7 +139,7 @@ ASAN_MAIN_OBJS := $(MAIN_OBJS:$(B)/obj/%=$(B)/asan/%)
 ASAN_PROGS := $(B)/asan/bin/lmbench $(BENCH_NAMES:%=$(B)/asan/bin/%) \
 	$(B)/asan/libexec/lmbench/hello
 
-$(B)/asan/src/main.o $(B)/asan/src/registry.o $(B)/asan/src/suite/run.o: $(B)/gen/registry.inc
+$(B)/asan/src/main.o $(B)/asan/src/registry.o $(B)/asan/src/suite/run.o $(B)/asan/src/suite/steps.o: $(B)/gen/registry.inc
 $(B)/asan/src/main.o: $(B)/gen/version.h
 
 $(B)/asan/bin/lmbench: $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a

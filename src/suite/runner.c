@@ -826,7 +826,7 @@ static bool do_step(struct run *r, size_t i)
 
     progress(r, i, s);
     memset(&o, 0, sizeof o);
-    if (s->skip) {
+    if (s->skip[0]) {
         status = "skipped";
         snprintf(reason, sizeof reason, "%s", s->skip);
         o.status = 3;

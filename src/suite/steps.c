@@ -395,11 +395,9 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
         }
         s->blank_after = e->blank_after && k + 1 == nv;
         if (b == NULL) {
-            snprintf(s->skipbuf, sizeof s->skipbuf, "%s is not built in this lmbench yet", cmd);
-            s->skip = s->skipbuf;
+            snprintf(s->skip, sizeof s->skip, "%s is not built in this lmbench yet", cmd);
         } else if (b->supported != NULL && b->supported() != NULL) {
-            snprintf(s->skipbuf, sizeof s->skipbuf, "%s", b->supported());
-            s->skip = s->skipbuf;
+            snprintf(s->skip, sizeof s->skip, "%s", b->supported());
         }
     }
 }
@@ -464,7 +462,7 @@ void lmb_plan_print(const struct lmb_plan *p, FILE *out)
         fprintf(out, "%4zu  %-8s  %s", i + 1, s->group, s->name);
         if (s->remote)
             fprintf(out, "  (server on %s over ssh)", s->host);
-        if (s->skip)
+        if (s->skip[0])
             fprintf(out, "  [skipped: %s]", s->skip);
         fputc('\n', out);
     }

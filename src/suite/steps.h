@@ -23,8 +23,7 @@ struct lmb_step {
     const char *before;           /* a section line written before its lines, or NULL */
     bool blank_after;             /* a blank line after its lines */
     const char *header_key;       /* "MHZ", "LINE_SIZE": its line goes to the raw header */
-    const char *skip;             /* why it is skipped (static text), or NULL */
-    char skipbuf[200];
+    char skip[200];               /* why it is skipped; "" when it runs */
     bool server;                  /* start `bench -s` before, `bench -S host` after */
     const char *host;             /* the server's host for server steps */
     bool remote;                  /* the server runs on host, started over ssh */
