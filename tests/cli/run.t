@@ -50,6 +50,10 @@ for c in lat_ctx lat_tcp lat_fs; do
         like "$OUT" "$c.*\\[skipped: $c is not built in this lmbench yet\\]" "--list: $c, not built yet, is a skipped step"
     fi
 done
+# A long plan (the full profile): every skipped step names its own command.
+run "$LMBENCH" run --profile full --fsdir "$T/fs" --list
+is "$(printf '%s\n' "$OUT" | sed '$d' | awk '{ i = index($0, "[skipped: "); if (i == 0) next; split(substr($0, i + 10), b, " "); if (b[1] != $3) bad++ } END { print bad + 0 }')" 0 \
+    "--list --profile full: each skipped step's reason names its own command"
 run "$LMBENCH" run $TINY --groups os --list
 unlike "$OUT" ' hardware | network ' "--groups os: only OS steps"
 run "$LMBENCH" run $TINY --remote otherhost --list
@@ -114,8 +118,8 @@ json: lat_syscall null measured, with samples and statistics
     [.results[] | select(.benchmark == "lat_syscall" and .case == "null")][0] | .status == "ok" and .value > 0 and (.samples | length) == 3 and .stats.n == 3
 json: the memory latency curves, stride and random
     ([.results[] | select(.benchmark == "lat_mem_rd" and .case == "stride" and .status == "ok")] | length) > 10 and ([.results[] | select(.benchmark == "lat_mem_rd" and .case == "random" and .status == "ok")] | length) > 10
-json: a skipped step is a skipped record with its reason
-    all(.results[] | select(.status == "skipped"); (.reason | length) > 0)
+json: a skipped step is a skipped record with its reason, naming its command
+    all(.results[] | select(.status == "skipped"); (.reason | length) > 0) and all(.run.steps[] | select(.status == "skipped"); . as \$s | (\$s.reason | type) == "string" and (\$s.reason | contains(\$s.name | split(" ")[0])))
 EOF2
     # The .jsonl: a header line, the same records, one line per step.
     check "jsonl: every line is JSON" sh -c "jq -c . '$R.jsonl' >/dev/null"
