@@ -125,7 +125,7 @@ $(B)/gen/registry.inc: FORCE
 	@{ $(foreach n,$(BENCH_NAMES),echo 'LMB_BENCH($(n))';) } > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/obj/src/main.o $(B)/obj/src/registry.o $(B)/obj/src/suite/run.o $(B)/obj/src/suite/steps.o: $(B)/gen/registry.inc
+$(B)/obj/src/main.o $(B)/obj/src/registry.o $(B)/obj/src/suite/steps.o: $(B)/gen/registry.inc
 
 # The version and build flags the binary reports, regenerated when they change.
 $(B)/gen/version.h: FORCE
@@ -189,7 +189,7 @@ ASAN_MAIN_OBJS := $(MAIN_OBJS:$(B)/obj/%=$(B)/asan/%)
 ASAN_PROGS := $(B)/asan/bin/lmbench $(BENCH_NAMES:%=$(B)/asan/bin/%) \
 	$(B)/asan/libexec/lmbench/hello
 
-$(B)/asan/src/main.o $(B)/asan/src/registry.o $(B)/asan/src/suite/run.o $(B)/asan/src/suite/steps.o: $(B)/gen/registry.inc
+$(B)/asan/src/main.o $(B)/asan/src/registry.o $(B)/asan/src/suite/steps.o: $(B)/gen/registry.inc
 $(B)/asan/src/main.o: $(B)/gen/version.h
 
 $(B)/asan/bin/lmbench: $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a
