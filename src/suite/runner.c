@@ -606,11 +606,12 @@ static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int arg
 }
 
 /* Runs one command of a step and collects its outputs until it ends, the step's
- * deadline passes or the run is stopped. Its process group is killed at the end,
+ * deadline passes or the run is stopped (unless finish is set: the command that
+ * stops a server must run even then). Its process group is killed at the end,
  * unless leave is set (a server it started goes on running in it: the caller
  * kills o->group when the server is done). */
 static void run_command(struct run *r, const struct lmb_step *s, char **argv, int argc, bool ext,
-                        double deadline, bool leave, struct outcome *o)
+                        double deadline, bool leave, bool finish, struct outcome *o)
 {
     int fds[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
     bool with_json = r->json && !ext;
@@ -676,7 +677,7 @@ static void run_command(struct run *r, const struct lmb_step *s, char **argv, in
              * for long (a server keeps running by design). */
             kill_at = now_s() + (leave ? 0.2 : 2);
         }
-        if (stop_signal && !killed) {
+        if (stop_signal && !finish && !killed) {
             o->interrupted = true;
             killpg(pid, SIGKILL);
             killed = true;
@@ -766,7 +767,10 @@ static int server(struct run *r, const struct lmb_step *s, bool start, pid_t *gr
             argv[argc++] = (char *)s->host;
     }
     argv[argc] = NULL;
-    run_command(r, s, argv, argc, ext, now_s() + 30, start, &o);
+    /* Stopping a server is done even when the run is being stopped (a server
+     * detaches from the step's process group: only -S reaches it), within a
+     * shorter time then. */
+    run_command(r, s, argv, argc, ext, now_s() + (stop_signal ? 5 : 30), start, !start, &o);
     if (start)
         *group = o.group;
     if (o.status != 0) {
@@ -833,11 +837,16 @@ static bool do_step(struct run *r, size_t i)
     } else if (s->server && server(r, s, true, &server_group, reason, sizeof reason) != 0) {
         status = "failed";
         o.status = 1;
+        if (stop_signal) {
+            /* Interrupted while it started: it may be serving already. */
+            char why[300];
+            (void)server(r, s, false, NULL, why, sizeof why);
+        }
         if (server_group > 0)
             killpg(server_group, SIGKILL);
     } else {
         server_up = s->server;
-        run_command(r, s, s->argv, s->argc, false, deadline, false, &o);
+        run_command(r, s, s->argv, s->argc, false, deadline, false, false, &o);
         if (server_up) {
             char why[300];
             if (server(r, s, false, NULL, why, sizeof why) != 0 && !stop_signal)

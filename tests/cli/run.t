@@ -136,8 +136,10 @@ fi
 # What run wrote, read by see and graph.
 run "$LMBENCH" see "$T/w/results"
 is "$RC" 0 "see on the results directory: exit 0"
+# Each table printed ends its header with a rule of dashes ("--------- -----..."),
+# then has one row per results file.
 is "$(printf '%s\n' "$OUT" | grep -c "^$(printf '%.9s' "$H") *Linux")" \
-    "$(printf '%s\n' "$OUT" | grep -c '^Basic system\|^Processor\|^\*Local\* Communication bandwidths\|^Memory latencies')" \
+    "$(printf '%s\n' "$OUT" | grep -c '^--------- -------------')" \
     "see: one row per table (the .json, not also the raw file and .jsonl)"
 like "$OUT" '^Memory latencies in nanoseconds' "see: the memory latencies table is filled"
 run "$LMBENCH" graph -o "$T/r.html" "$T/w/results"
