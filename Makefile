@@ -47,6 +47,10 @@ LIBEXEC_NAMES := $(filter-out $(BIN_NAMES),$(BENCH_NAMES))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 MAIN_OBJS := $(patsubst %.c,$(B)/obj/%.o,src/main.c src/registry.c $(BENCH_SRCS) $(SUITE_SRCS))
 
+# The suite's modules that unit tests reach (no verb, nothing of the registry).
+SUITE_LIB_SRCS := $(addprefix src/suite/,results.c read_json.c import3.c summary.c memlat.c \
+                    runconf.c util.c)
+
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%.t)
 ASAN_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/asan/%.t)
@@ -121,7 +125,7 @@ $(B)/gen/registry.inc: FORCE
 	@{ $(foreach n,$(BENCH_NAMES),echo 'LMB_BENCH($(n))';) } > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/obj/src/main.o $(B)/obj/src/registry.o $(B)/obj/src/suite/run.o: $(B)/gen/registry.inc
+$(B)/obj/src/main.o $(B)/obj/src/registry.o $(B)/obj/src/suite/steps.o: $(B)/gen/registry.inc
 
 # The version and build flags the binary reports, regenerated when they change.
 $(B)/gen/version.h: FORCE
@@ -129,7 +133,7 @@ $(B)/gen/version.h: FORCE
 	@printf '#define LMB_VERSION "%s"\n#define LMB_CFLAGS_STR "%s"\n' '$(VERSION)' '$(CFLAGS)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/obj/src/main.o $(B)/obj/src/lib/report.o $(B)/asan/src/lib/report.o: $(B)/gen/version.h
+$(B)/obj/src/main.o $(B)/obj/src/lib/report.o $(B)/asan/src/lib/report.o $(B)/obj/src/suite/see.o $(B)/obj/src/suite/graph.o $(B)/obj/src/suite/runner.o: $(B)/gen/version.h
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -152,9 +156,17 @@ $(B)/libexec/lmbench/hello: $(B)/obj/src/helpers/hello.o
 
 # --- tests ---------------------------------------------------------------------
 
-$(B)/tests/unit/%.t: tests/unit/%.c $(B)/liblmb.a
+$(B)/libsuite.a: $(SUITE_LIB_SRCS:%.c=$(B)/obj/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/asan/libsuite.a: $(SUITE_LIB_SRCS:%.c=$(B)/asan/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/tests/unit/%.t: tests/unit/%.c $(B)/libsuite.a $(B)/liblmb.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/libsuite.a $(B)/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
 
 $(B)/asan/%.o: %.c
 	@mkdir -p $(@D)
@@ -164,10 +176,10 @@ $(B)/asan/liblmb.a: $(ASAN_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/tests/asan/%.t: tests/unit/%.c $(B)/asan/liblmb.a
+$(B)/tests/asan/%.t: tests/unit/%.c $(B)/asan/libsuite.a $(B)/asan/liblmb.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/asan/liblmb.a \
-		$(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/asan/libsuite.a \
+		$(B)/asan/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
 
 unit-tests: $(UNIT_TESTS) $(ASAN_TESTS)
 
@@ -177,7 +189,7 @@ ASAN_MAIN_OBJS := $(MAIN_OBJS:$(B)/obj/%=$(B)/asan/%)
 ASAN_PROGS := $(B)/asan/bin/lmbench $(BENCH_NAMES:%=$(B)/asan/bin/%) \
 	$(B)/asan/libexec/lmbench/hello
 
-$(B)/asan/src/main.o $(B)/asan/src/registry.o $(B)/asan/src/suite/run.o: $(B)/gen/registry.inc
+$(B)/asan/src/main.o $(B)/asan/src/registry.o $(B)/asan/src/suite/steps.o: $(B)/gen/registry.inc
 $(B)/asan/src/main.o: $(B)/gen/version.h
 
 $(B)/asan/bin/lmbench: $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a
