@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/mem.h"
-#include "../lib/sizes.h"
+#include "lib/bench.h"
+#include "lib/mem.h"
+#include "lib/sizes.h"
 
 enum {
     COPIES = 1,      /* uses a second buffer */

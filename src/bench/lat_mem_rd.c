@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/mem.h"
-#include "../lib/sizes.h"
-#include "../lib/sysinfo.h"
+#include "lib/bench.h"
+#include "lib/mem.h"
+#include "lib/sizes.h"
+#include "lib/sysinfo.h"
 
 /* Dependent loads per iteration of the timed loop: the loop's own branch is one
  * instruction in LOADS and overlaps with the chain, so it costs nothing

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/cleanup.h"
+#include "lib/bench.h"
+#include "lib/cleanup.h"
 
 enum { NEEDS_FILE = 1 };
 

@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "calibrate.h"
-#include "clock.h"
-#include "report.h"
-#include "sched.h"
+#include "lib/calibrate.h"
+#include "lib/clock.h"
+#include "lib/report.h"
+#include "lib/sched.h"
 
 struct lmb_ctx;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* lmb_measure: copies forked, released together, timed, gathered, always reaped. */
-#include "bench.h"
+#include "lib/bench.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "lib/cleanup.h"
 
 /* What a copy hands back, in memory shared with the parent. */
 struct copy_report {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "cleanup.h"
+#include "lib/cleanup.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* Running one benchmark command: common options, usage and help generated from
  * the descriptor, set-up of the clock, placement and report, exit status. */
-#include "command.h"
+#include "lib/command.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "sizes.h"
+#include "lib/cleanup.h"
+#include "lib/sizes.h"
 
 const char *lmb_category_name(enum lmb_category c)
 {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Page-backed buffers and the widest vector instruction set available. */
-#include "mem.h"
+#include "lib/mem.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "sysinfo.h"
+#include "lib/sysinfo.h"
 
 const char *lmb_widest_isa(void)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Records and the classic lines, status messages and report collection. */
-#include "report.h"
-#include "report_json.h"
+#include "lib/report.h"
+#include "lib/report_json.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sysinfo.h"
+#include "lib/sysinfo.h"
 
 #ifdef LMB_HAVE_JANSSON
 #include <jansson.h>

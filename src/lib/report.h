@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "clock.h"
-#include "stats.h"
-#include "sysinfo.h"
+#include "lib/clock.h"
+#include "lib/stats.h"
+#include "lib/sysinfo.h"
 
 enum lmb_status {
     LMB_OK,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Strict parsers for sizes, counts, seconds and CPU lists. */
-#include "sizes.h"
+#include "lib/sizes.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/command.h"
-#include "../lib/sysinfo.h"
-#include "../registry.h"
-#include "suite.h"
+#include "lib/command.h"
+#include "lib/sysinfo.h"
+#include "registry.h"
+#include "suite/suite.h"
 
 struct step {
     const char *section;   /* printed before the step, or NULL */
