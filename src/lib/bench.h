@@ -5,7 +5,7 @@
  * its variant table and one `const struct lmb_bench lmb_bench_NAME` descriptor at
  * the end; everything else in it is static. It never parses -P/-W/-N, never reads
  * the clock and never prints a result line: it hands loops to lmb_measure() and
- * results to lmb_report_add(). See src/bench/registry.h for how to add one.
+ * results to lmb_report_add(). See src/registry.h for how to add one.
  */
 #ifndef LMB_BENCH_H
 #define LMB_BENCH_H
