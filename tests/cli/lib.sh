@@ -11,6 +11,17 @@
 #
 # Environment: LMBENCH_BUILD, the build directory (default: ../../build from
 # this script). ENOUGH=1000 (1 ms intervals) keeps every run short.
+#
+# Builds for another machine (make check-cross, scripts/check-cross):
+#   LMBENCH_RUNNER    a qemu-user program (qemu-aarch64-static ...) that runs the
+#                     build's binaries; $BIN then holds small wrappers of the same
+#                     names that start each binary under it with its own argv[0]
+#                     (qemu's -0), so tests call "$BIN/bw_mem" as usual.
+#   LMBENCH_EMULATED  1 under emulation: waits for processes and output are
+#                     SLOW (10) times longer, and a point may be reported
+#                     below_resolution where hardware gives a result (see
+#                     EMULATED below). Formats and exit statuses are checked
+#                     exactly as on real hardware.
 
 LC_ALL=C
 export LC_ALL
@@ -26,10 +37,24 @@ LMBENCH=$BIN/lmbench
 ENOUGH=1000
 export ENOUGH LMBENCH_BUILD
 
+# EMULATED=yes under qemu (LMBENCH_EMULATED=1). There a copy can be held up
+# for milliseconds (translating a loop, a busy host), and today's calibration
+# can take one such run of one or a few iterations for a whole interval
+# (issue 5, item 2): the point then comes out below_resolution although the
+# interval asked for is long enough. Tests whose results must come out ok accept,
+# under emulation only, an exactly formatted below_resolution report in place of
+# a result (see emu_below_resolution); everything else is checked as on hardware.
+EMULATED=no
+[ "${LMBENCH_EMULATED:-0}" = 1 ] && EMULATED=yes
+
 if [ ! -x "$LMBENCH" ]; then
     echo "Bail out! no $LMBENCH (build first, or set LMBENCH_BUILD)"
     exit 255
 fi
+
+# How many times longer than on real hardware a wait may take.
+SLOW=1
+[ "${LMBENCH_EMULATED:-0}" = 1 ] && SLOW=10
 
 # --- the per-test temporary directory, removed on any exit ------------------
 
@@ -49,6 +74,41 @@ trap _cleanup EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# --- binaries of another architecture, run under LMBENCH_RUNNER ---------------------
+
+# _wrap REAL DIR: DIR/NAME for each file or link of the build's directory REAL:
+# lmbench (and hello) become scripts that exec the runner with argv[0] set to
+# the name they were called by; links stay links to them, as in the build.
+_wrap() {
+    mkdir -p "$2" || return 1
+    for _f in "$1"/*; do
+        [ -e "$_f" ] || continue
+        _b=${_f##*/}
+        if [ -L "$_f" ]; then
+            ln -s "$(readlink "$_f")" "$2/$_b" || return 1
+        else
+            printf '#!/bin/sh\nexec %s -0 "$0" %s "$@"\n' "$LMBENCH_RUNNER" "$_f" >"$2/$_b" &&
+                chmod +x "$2/$_b" || return 1
+        fi
+    done
+}
+
+if [ -n "${LMBENCH_RUNNER:-}" ]; then
+    if ! command -v "${LMBENCH_RUNNER%% *}" >/dev/null 2>&1; then
+        echo "Bail out! LMBENCH_RUNNER: no ${LMBENCH_RUNNER%% *} here"
+        exit 255
+    fi
+    if ! _wrap "$LMBENCH_BUILD/bin" "$T/build/bin" ||
+       ! _wrap "$LMBENCH_BUILD/libexec/lmbench" "$T/build/libexec/lmbench"; then
+        echo "Bail out! cannot make the runner's wrappers in $T/build"
+        exit 255
+    fi
+    LMBENCH_BUILD=$T/build
+    BIN=$LMBENCH_BUILD/bin
+    LMBENCH=$BIN/lmbench
+    export LMBENCH_BUILD
+fi
 
 # --- TAP -----------------------------------------------------------------------
 
@@ -367,7 +427,7 @@ tagged_pids() {
 # marker exists, polling up to WAIT_TENTHS tenths of a second (default 0: the
 # command's copies must already be gone when it has exited).
 no_process_left() {
-    _tries=${3:-0}
+    _tries=$((${3:-0} * SLOW))
     while :; do
         _left=$(tagged_pids "$1")
         [ -z "$_left" ] && break
@@ -387,9 +447,10 @@ no_process_left() {
 }
 
 # wait_for DESC TENTHS COMMAND...: polls COMMAND every 0.05 s until it succeeds,
-# at most TENTHS tenths of a second. Returns its last status.
+# at most TENTHS tenths of a second (SLOW times that under emulation). Returns
+# its last status.
 wait_for() {
-    _limit=$(($2 * 2))
+    _limit=$(($2 * 2 * SLOW))
     shift 2
     while ! "$@"; do
         _limit=$((_limit - 1))
