@@ -142,6 +142,25 @@ apt-get install -y -qq --no-install-recommends $CROSS_PKGS" \
     "apt-get --cross on Ubuntu: no foreign architecture, compilers and qemu only"
 
 use apt-get
+for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
+deps --cross=aarch64-linux-gnu
+is "$LOGGED" "dpkg --add-architecture arm64
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static libjansson-dev:arm64" \
+    "apt-get --cross=aarch64-linux-gnu: that target only"
+
+use apt-get
+for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
+deps --cross=riscv64-linux-gnu,arm-linux-gnueabi
+is "$(printf '%s\n' "$LOGGED" | tr '\n' '|')" "apt-get update -qq|apt-get install -y -qq --no-install-recommends gcc-riscv64-linux-gnu libc6-dev-riscv64-cross gcc-arm-linux-gnueabi libc6-dev-armel-cross qemu-user-static|" \
+    "apt-get --cross=riscv64-linux-gnu,arm-linux-gnueabi: no architecture added (no jansson for them)"
+
+use apt-get
+deps --cross=sparc-linux-gnu
+is "$RC:$LOGGED" "2:" "--cross with an unknown target: exit 2, nothing run"
+like "$ERR" "unknown target 'sparc-linux-gnu'" "--cross with an unknown target: names it"
+
+use apt-get
 echo 1000 >"$T/uid"
 deps
 is "$LOGGED" "sudo
