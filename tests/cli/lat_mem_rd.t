@@ -6,20 +6,14 @@
 
 CMD=$BIN/lat_mem_rd
 ROW='^[0-9]+\.[0-9]{5} [0-9]+\.[0-9]{3}$'
-# A point's below_resolution report; POINT is a row, or under emulation either
-# (lib.sh, EMULATED).
-BR='^lat_mem_rd: (stride|random) \(size_bytes=[0-9]+ stride_bytes=[0-9]+\): below_resolution: .'
-POINT=$ROW
-[ "$EMULATED" = yes ] && POINT="($ROW)|($BR)"
 
 # check_blocks FILE "STRIDE..." LEN_BYTES: prints "ok" when the classic output
 # in FILE is right, else what is wrong with it. For each stride, in order: a line
 # "stride=N, then rows "%.5f %.3f" (MiB, ns per load) whose sizes follow
 # lmbench 3's steps from 512 bytes (or the first step >= the stride) up to
-# LEN_BYTES, each latency positive, then one blank line. Under emulation a
-# point's exact below_resolution report may stand in place of its row.
+# LEN_BYTES, each latency positive, then one blank line.
 check_blocks() {
-    awk -v strides="$2" -v len="$3" -v emu="$EMULATED" '
+    awk -v strides="$2" -v len="$3" '
         function fail(msg) { if (!bad) print "line " NR ": " msg; bad = 1 }
         # The next working-set size after s (lmbench 3: x2 to 4k, 2k steps to
         # 32k, then 8 steps per doubling).
@@ -47,10 +41,6 @@ check_blocks() {
             else if (size <= len) fail("block of stride " S[k] " ends before size " size)
             state = "header"; next
         }
-        state == "rows" && emu == "yes" && $0 ~ ("^lat_mem_rd: (stride|random) \\(size_bytes=" size \
-                " stride_bytes=" S[k] "\\): below_resolution: .") {
-            rows++; size = next_size(size); next
-        }
         state == "rows" {
             if ($0 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9] [0-9]+\.[0-9][0-9][0-9]$/) { fail("bad row: " $0); next }
             want = sprintf("%.5f", size / 1048576)
@@ -73,10 +63,8 @@ is "$RC" 0 "1 64 4096: exit status 0"
 is "$OUT" "" "1 64 4096: nothing on stdout"
 is "$(check_blocks "$T/err" "64 4096" 1048576)" ok \
     "1 64 4096: two blocks: \"stride=N, rows '%.5f %.3f' of increasing sizes to 1.00000, a blank line"
-like "$(grep -n . "$T/err" | sed -n 2p)" '^2:(0\.00049 |lat_mem_rd: stride \(size_bytes=512 )' \
-    "1 64 4096: the first size is 512 bytes (0.00049)"
-like "$(printf '%s\n' "$ERR" | grep -E "$POINT" | tail -n 1)" '^(1\.00000 |lat_mem_rd: stride \(size_bytes=1048576 )' \
-    "1 64 4096: the last size is 1 MiB"
+like "$(grep -n . "$T/err" | sed -n 2p)" '^2:0\.00049 ' "1 64 4096: the first size is 512 bytes (0.00049)"
+like "$(printf '%s\n' "$ERR" | grep -E "$ROW" | tail -n 1)" '^1\.00000 ' "1 64 4096: the last size is 1 MiB"
 is "$(tail -c 2 "$T/err" | od -An -c | tr -d ' ')" '\n\n' "1 64 4096: the output ends with a blank line"
 
 # A size with a suffix is bytes.
@@ -105,7 +93,7 @@ is "$(check_blocks "$T/err" "64" 5120)" ok "5k: rows up to 4096 bytes, the last 
 
 # A stride equal to the length: one row.
 run "$CMD" -N 3 4k 4096
-is "$(grep -Ec "$POINT" "$T/err")" 1 "4k 4096: one row"
+is "$(grep -Ec "$ROW" "$T/err")" 1 "4k 4096: one row"
 
 # --- help ------------------------------------------------------------------------------
 
@@ -119,14 +107,10 @@ is "$RC:$OUT" "0:" "--list: exit 0, no variants"
 
 if json_usable; then
     run "$CMD" -N 3 32k 64 128
-    rows=$(grep -Ec "$POINT" "$T/err")
+    rows=$(grep -Ec "$ROW" "$T/err")
     run_json "$CMD" -N 3 --json 32k 64 128
     is "$RC" 0 "--json: exit status 0"
-    if [ "$EMULATED" = yes ]; then
-        is "$(printf '%s\n' "$ERR" | grep -Ev "$BR")" "" "--json: nothing on stderr but below_resolution reports (emulated)"
-    else
-        is "$ERR" "" "--json: nothing on stderr (no stride lines, no rows)"
-    fi
+    is "$ERR" "" "--json: nothing on stderr (no stride lines, no rows)"
     check "--json: stdout is exactly one JSON document" \
         sh -c '[ "$(jq -s length "$1" 2>/dev/null)" = 1 ]' sh "$T/json"
     is "$(json_get "$T/json" '.results | length')" "$rows" "--json: one record per classic row ($rows)"
@@ -141,12 +125,11 @@ if json_usable; then
     and (.params.stride_bytes == 64 or .params.stride_bytes == 128))
 --json: metric latency, unit ns, better lower
     .results | all(.[]; .metric == "latency" and .unit == "ns" and .better == "lower")
---json: status ok (or below_resolution under emulation), -N positive samples, stats.n 3
-    .results | all(.[]; (.status == "ok" or (env.LMBENCH_EMULATED == "1" and .status == "below_resolution"
-    and (.reason | length > 0) and .value == null)) and (.samples | length == 3 and all(.[]; type == "number" and . > 0))
+--json: status ok, -N positive samples, stats.n 3
+    .results | all(.[]; .status == "ok" and (.samples | length == 3 and all(.[]; type == "number" and . > 0))
     and .stats.n == 3)
 --json: the value is the minimum of the samples (headline min)
-    .results | all(.[] | select(.status == "ok"); .headline == "min" and .value == .stats.min and .value == (.samples | min))
+    .results | all(.[]; .headline == "min" and .value == .stats.min and .value == (.samples | min))
 --json: sizes from 512 bytes to 32768, increasing, in each stride
     . as $d | [64, 128] | all(.[]; . as $s
     | [$d.results[] | select(.params.stride_bytes == $s) | .params.size_bytes]
@@ -156,9 +139,8 @@ if json_usable; then
 EOF
     run_json "$CMD" -N 3 -t --json 8k 64
     json_checks "$T/json" <<'EOF'
--t --json: case random, status ok (or below_resolution under emulation)
-    .results | length > 0 and all(.[]; .case == "random"
-    and (.status == "ok" or (env.LMBENCH_EMULATED == "1" and .status == "below_resolution")))
+-t --json: case random, status ok
+    .results | length > 0 and all(.[]; .case == "random" and .status == "ok")
 EOF
 else
     skip "--json: jq missing or built without jansson"
@@ -222,9 +204,8 @@ if json_usable; then
 -P 2 --json: every record has copies 2 and placement arrays of length 2
     .results | length > 0 and all(.[]; .copies == 2 and (.placement.cpus | length) == 2
     and (.placement.ran_on | length) == 2)
--P 2 --json: run.config.parallel 2, all ok (or below_resolution under emulation)
-    .run.config.parallel == 2 and (.results | all(.[]; .status == "ok"
-    or (env.LMBENCH_EMULATED == "1" and .status == "below_resolution")))
+-P 2 --json: run.config.parallel 2, all ok
+    .run.config.parallel == 2 and (.results | all(.[]; .status == "ok"))
 EOF
     no_process_left "$tag" "-P 2 --json: no process left behind"
 else

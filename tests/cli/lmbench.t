@@ -4,16 +4,9 @@
 # version; dispatch on the name it is called by.
 . "$(dirname "$0")/lib.sh"
 
-# The output of a run with every number replaced by '#': its shape. Under
-# emulation a lat_mem_rd point may be reported below_resolution instead of its
-# row (lib.sh, EMULATED): such a report counts as a row.
+# The output of a run with every number replaced by '#': its shape.
 shape() {
-    if [ "$EMULATED" = yes ]; then
-        printf '%s\n' "$1" |
-            sed -E '/^lat_mem_rd: [a-z]+ \(size_bytes=[0-9]+ stride_bytes=[0-9]+\): below_resolution: ./s/.*/0 0/'
-    else
-        printf '%s\n' "$1"
-    fi | sed -E 's/[0-9]+(\.[0-9]+)?/#/g'
+    printf '%s\n' "$1" | sed -E 's/[0-9]+(\.[0-9]+)?/#/g'
 }
 
 # same_run DESC ARGS...: `lmbench ARGS` and `ARGS` (ARGS[0] a command name)
