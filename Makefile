@@ -7,6 +7,7 @@
 #                        command tests under qemu-user (scripts/check-cross)
 #   make bench           compare our figures with independent tools, side by side
 #   make install         PREFIX=/usr/local DESTDIR= (also honours CC, CFLAGS, LDFLAGS)
+#   make install-strip   the same with the programs stripped ($(CROSS)strip)
 #   make uninstall, make clean
 #
 # WERROR=1 turns warnings into errors (CI does). JANSSON=no builds without JSON,
@@ -46,9 +47,11 @@ endif
 ifeq ($(origin AR),default)
 AR := $(CROSS)ar
 endif
+STRIP ?= $(CROSS)strip
 B ?= build-$(patsubst %-,%,$(CROSS))
 else
 B ?= build
+STRIP ?= strip
 endif
 
 # --- the target's optional libraries -------------------------------------------
@@ -141,7 +144,7 @@ FLAGS := $(B)/gen/flags
 
 CROSS_TARGETS ?= aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu arm-linux-gnueabi
 
-.PHONY: all check check-cross unit-tests bench install uninstall clean FORCE
+.PHONY: all check check-cross unit-tests bench install install-strip uninstall clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(PROGS)
@@ -234,6 +237,10 @@ install: all
 	$(foreach n,$(LIBEXEC_NAMES),ln -sf $(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/$(n);)
 	install -m 755 $(B)/libexec/lmbench/hello $(DESTDIR)$(LIBEXECDIR)/hello
 	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
+
+# For boards with little room: the binaries without their symbols.
+install-strip: install
+	$(STRIP) $(DESTDIR)$(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/hello
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/lmbench $(BIN_NAMES:%=$(DESTDIR)$(BINDIR)/%)

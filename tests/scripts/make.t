@@ -59,7 +59,7 @@ for m in "$SRCROOT"/doc/*.1; do
     check "man page ${m##*/} in share/man/man1" test -f "$R/usr/share/man/man1/${m##*/}"
 done
 run "$R/usr/bin/lmbench" version
-ok $([ "$RC" = 0 ] || [ "$EMULATED" = yes ]; echo $?) "the installed lmbench runs"
+is "$RC" 0 "the installed lmbench runs"
 
 # --- uninstall: nothing of ours is left ----------------------------------------------
 
@@ -69,6 +69,17 @@ is "$(cd "$R" && find . ! -type d | sort)" "" "make uninstall: no file or link l
 check "make uninstall: libexec/lmbench removed" test ! -e "$R/usr/libexec/lmbench"
 mk DESTDIR="$R" PREFIX=/usr uninstall
 is "$RC" 0 "make uninstall a second time: exit status 0"
+
+# --- install-strip ------------------------------------------------------------------
+
+mk DESTDIR="$R" PREFIX=/usr install-strip
+is "$RC" 0 "make install-strip: exit status 0"
+ok $([ "$(wc -c <"$R/usr/bin/lmbench")" -lt "$(wc -c <"$COPY/bin/lmbench")" ]; echo $?) \
+    "make install-strip: the installed lmbench is smaller than the built one"
+run "$R/usr/bin/lmbench" version
+is "$RC" 0 "make install-strip: the stripped lmbench runs"
+mk DESTDIR="$R" PREFIX=/usr uninstall
+is "$(cd "$R" && find . ! -type d | sort)" "" "make uninstall after install-strip: nothing left"
 
 # --- stale command links -------------------------------------------------------------
 
