@@ -409,8 +409,6 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "%s", err);
     if (size < MIN_SIZE)
         return lmb_usage_error(ctx, "size %s is below the minimum of %d bytes", argv[0], MIN_SIZE);
-    if (size > SIZE_MAX / 4)
-        return lmb_usage_error(ctx, "size %s is too large for this machine", argv[0]);
     v = lmb_find_variant(ctx->bench, argv[1]);
     if (v == NULL)
         return lmb_usage_error(ctx, "unknown operation '%s'", argv[1]);
@@ -436,6 +434,12 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
     rec.classic = LMB_CLASSIC_SIZE_MBS;
     rec.classic_x = (double)size;
 
+    /* A size the process cannot address (on a 32-bit machine, 1g may already be
+     * one) is a failure like any size that does not fit, not bad usage. */
+    if (size > SIZE_MAX / 4)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
+                                     "%" PRIu64 " bytes are more than a %zu-bit process can map",
+                                     size, sizeof(size_t) * 8);
     if (lmb_memory_fits(bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     t = (struct lmb_timed){
