@@ -107,10 +107,10 @@ JSON_CFLAGS = $(if $(HAVE_JANSSON),-DLMB_HAVE_JANSSON $(shell $(LMB_PKG_CONFIG) 
 JSON_LIBS = $(if $(HAVE_JANSSON),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) jansson))
 
 WARN := -Wall -Wextra $(if $(WERROR),-Werror)
-LMB_CPPFLAGS = -std=c11 -D_GNU_SOURCE -Isrc -I$(B)/gen $(LMB_SYSROOT_FLAGS) $(JSON_CFLAGS)
+LMB_CPPFLAGS = -std=c11 -D_GNU_SOURCE -pthread -Isrc -I$(B)/gen $(LMB_SYSROOT_FLAGS) $(JSON_CFLAGS)
 ALL_CFLAGS = $(LMB_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP
 LMB_LDFLAGS = $(LMB_SYSROOT_FLAGS) $(LMB_STATIC_LDFLAGS)
-LIBS = $(JSON_LIBS) -lm
+LIBS = $(JSON_LIBS) -lm -pthread
 
 LIB_SRCS := $(sort $(wildcard src/lib/*.c))
 BENCH_SRCS := $(sort $(wildcard src/bench/*.c))
@@ -144,7 +144,8 @@ FLAGS := $(B)/gen/flags
 
 CROSS_TARGETS ?= aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu arm-linux-gnueabi
 
-.PHONY: all check check-cross unit-tests bench install install-strip uninstall clean FORCE
+.PHONY: all check check-asan asan-bin check-cross unit-tests bench install install-strip uninstall \
+	clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(PROGS)
@@ -213,6 +214,25 @@ $(B)/tests/asan/%.t: tests/unit/%.c $(B)/asan/liblmb.a $(FLAGS)
 
 unit-tests: $(UNIT_TESTS) $(ASAN_TESTS)
 
+# The whole binary, benchmark files included, under ASan+UBSan, for the
+# command tests (make check-asan; CI runs it).
+ASAN_MAIN_OBJS := $(MAIN_OBJS:$(B)/obj/%=$(B)/asan/%)
+ASAN_PROGS := $(B)/asan/bin/lmbench $(BENCH_NAMES:%=$(B)/asan/bin/%) \
+	$(B)/asan/libexec/lmbench/hello
+
+$(B)/asan/bin/lmbench: $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a $(FLAGS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a $(LIBS)
+
+$(BENCH_NAMES:%=$(B)/asan/bin/%): $(B)/asan/bin/lmbench
+	@ln -sf lmbench $@
+
+$(B)/asan/libexec/lmbench/hello: $(B)/libexec/lmbench/hello
+	@mkdir -p $(@D)
+	cp $< $@
+
+asan-bin: $(ASAN_PROGS)
+
 # Command tests find the build through LMBENCH_BUILD; unit tests speak TAP.
 # tests/scripts holds the tests of the build machinery (install, install-deps).
 check: all unit-tests
@@ -224,6 +244,12 @@ check: all unit-tests
 # Static builds for each target into build-TARGET/, command tests under qemu-user.
 check-cross:
 	+@MAKE='$(MAKE)' scripts/check-cross $(CROSS_TARGETS)
+
+# The command tests again, on the sanitized binary.
+check-asan: asan-bin
+	LMBENCH_BUILD=$(abspath $(B)/asan) LMBENCH_SANITIZED=1 \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	prove --exec '' $(sort $(wildcard tests/cli/*.t))
 
 bench: all
 	B=$(B) scripts/bench

@@ -64,6 +64,7 @@ static int chase_init(void *s, char *err, size_t errlen)
     st->map = lmb_pages_alloc(st->maplen, 0, err, errlen);
     if (st->map == NULL)
         return -1;
+    lmb_pages_note(st->map, st->maplen);
     base = st->map;
 #define SLOT(i) (*(uintptr_t *)(void *)(base + (i) * st->stride))
     if (!st->random) {
@@ -178,7 +179,7 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         struct lmb_record rec;
         point_record(&rec, ctx, random, len, strides[0]);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
-                                     "%" PRIu64 " bytes are more than a %zu-bit process can map",
+                                     "%" PRIu64 " bytes do not fit in this machine's %zu-bit address space",
                                      len, sizeof(size_t) * 8);
     }
     if (lmb_memory_fits(len, ctx->opt.parallel, err, sizeof err) != 0) {
