@@ -54,6 +54,15 @@ B ?= build
 STRIP ?= strip
 endif
 
+# Tests and benchmarks run on the build machine: a cross build is tested by make
+# check-cross, which runs its command tests under qemu-user.
+ifneq ($(CROSS),)
+ifneq ($(filter check unit-tests check-asan asan-bin bench,$(MAKECMDGOALS)),)
+$(error make $(filter check unit-tests check-asan asan-bin bench,$(MAKECMDGOALS)) runs on the \
+	build machine, not with CROSS=$(CROSS); for a cross build use make check-cross)
+endif
+endif
+
 # --- the target's optional libraries -------------------------------------------
 
 # The pkg-config that describes the target's libraries, or empty when there is none.
