@@ -17,7 +17,7 @@ positive_bw() {
 
 # 512 bytes = 0.000512 MB (10^6 bytes): sizes under 1 MB print with %.6f.
 for op in $OPS; do
-    run "$CMD" $EMU_WARM -N 3 512 "$op"
+    run "$CMD" -N 3 512 "$op"
     ok $([ "$RC" = 0 ] && [ -z "$OUT" ]; echo $?) "512 $op: exit 0, nothing on stdout"
     one_line_like "$ERR" "^0\\.000512 $BW\$" "512 $op: stderr is exactly '0.000512 MB/s'"
     check "512 $op: bandwidth is positive" positive_bw "$ERR"
@@ -25,26 +25,26 @@ done
 
 # 1m = 1048576 bytes = 1.05 MB with %.2f.
 for op in rd frd fcp bcopy; do
-    run "$CMD" $EMU_WARM -N 3 1m "$op"
+    run "$CMD" -N 3 1m "$op"
     ok $([ "$RC" = 0 ] && [ -z "$OUT" ]; echo $?) "1m $op: exit 0, nothing on stdout"
     one_line_like "$ERR" "^1\\.05 $BW\$" "1m $op: stderr is exactly '1.05 MB/s'"
 done
 
 for op in cp fcp bcopy; do
-    run "$CMD" $EMU_WARM -N 3 4k "$op" conflict
+    run "$CMD" -N 3 4k "$op" conflict
     ok $([ "$RC" = 0 ] && [ -z "$OUT" ]; echo $?) "4k $op conflict: exit 0, nothing on stdout"
     one_line_like "$ERR" "^0\\.004096 $BW\$" "4k $op conflict: the classic line"
 done
 
-run "$CMD" $EMU_WARM -N 3 64 rd
+run "$CMD" -N 3 64 rd
 one_line_like "$ERR" "^0\\.000064 $BW\$" "64 bytes, the smallest size: '0.000064 ...'"
-run "$CMD" $EMU_WARM -N 3 1000 wr
+run "$CMD" -N 3 1000 wr
 one_line_like "$ERR" "^0\\.001000 $BW\$" "1000 bytes (not a power of two): '0.001000 ...'"
-run "$CMD" $EMU_WARM -N 3 2M bzero
+run "$CMD" -N 3 2M bzero
 one_line_like "$ERR" "^2\\.10 $BW\$" "2M (upper-case suffix): '2.10 ...'"
 
 # 'conflict' on an operation that is not a copy: a warning, then the result.
-run "$CMD" $EMU_WARM -N 3 4k rd conflict
+run "$CMD" -N 3 4k rd conflict
 is "$RC" 0 "4k rd conflict: exit status 0"
 like "$ERR" '^bw_mem: warning: ' "4k rd conflict: a warning"
 like "$ERR" "^0\\.004096 $BW\$" "4k rd conflict: the classic line still comes"
@@ -52,7 +52,7 @@ like "$ERR" "^0\\.004096 $BW\$" "4k rd conflict: the classic line still comes"
 # Options after the operands, '--', attached values.
 run "$CMD" 4k rd -N3 -W 100
 one_line_like "$ERR" "^0\\.004096 $BW\$" "options after the operands"
-run "$CMD" $EMU_WARM -N 3 -- 4k frd
+run "$CMD" -N 3 -- 4k frd
 one_line_like "$ERR" "^0\\.004096 $BW\$" "'--' before the operands"
 
 # --- help and variants -------------------------------------------------------------
@@ -68,7 +68,7 @@ is "$(printf '%s\n' "$OUT" | awk '{ print $1 }' | tr '\n' ' ')" "$OPS " "--list:
 # --- --json ----------------------------------------------------------------------------
 
 if json_usable; then
-    run_json "$CMD" $EMU_WARM -N 3 --json 4k cp conflict
+    run_json "$CMD" -N 3 --json 4k cp conflict
     is "$RC" 0 "--json: exit status 0"
     is "$ERR" "" "--json: nothing on stderr (no classic line)"
     check "--json: stdout is exactly one JSON document" \
@@ -96,7 +96,7 @@ if json_usable; then
     .results[0] | .copies == 1 and (.placement.cpus | length) == 1 and (.placement.ran_on | length) == 1
 EOF
 
-    run_json "$CMD" $EMU_WARM -N 3 --json 4k frd
+    run_json "$CMD" -N 3 --json 4k frd
     json_checks "$T/json" <<'EOF'
 --json frd: params size_bytes and vector (the instruction set), no conflict
     .results[0].params | .size_bytes == 4096 and (.vector | type == "string" and length > 0)
@@ -155,14 +155,14 @@ fi
 # --- -P 2 ------------------------------------------------------------------------------
 
 tag=$(new_tag)
-run env LMB_TEST_TAG="$tag" "$CMD" $EMU_WARM -P 2 -N 3 64k frd
+run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 64k frd
 is "$RC" 0 "-P 2: exit status 0"
 one_line_like "$ERR" "^0\\.065536 $BW\$" "-P 2: one classic line (the copies' bandwidths add up)"
 no_process_left "$tag" "-P 2: no process left behind"
 
 if json_usable; then
     tag=$(new_tag)
-    run_json env LMB_TEST_TAG="$tag" "$CMD" $EMU_WARM -P 2 -N 3 --json 64k bcopy
+    run_json env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 --json 64k bcopy
     is "$RC" 0 "-P 2 --json: exit status 0"
     json_checks "$T/json" <<'EOF'
 -P 2 --json: copies 2, run.config.parallel 2
@@ -199,11 +199,11 @@ else
 fi
 
 # More memory than any machine has: failed, with a reason, exit 1.
-run "$CMD" $EMU_WARM -N 3 1024t rd
+run "$CMD" -N 3 1024t rd
 is "$RC" 1 "1024t: exit status 1 (failed)"
 like "$ERR" '^bw_mem: rd( \(.*\))?: failed: .+' "1024t: says failed and why"
 if json_usable; then
-    run_json "$CMD" $EMU_WARM -N 3 --json 1024t rd
+    run_json "$CMD" -N 3 --json 1024t rd
     is "$RC" 1 "1024t --json: exit status 1"
     json_checks "$T/json" <<'EOF'
 1024t --json: status failed, a reason, value null
@@ -228,7 +228,9 @@ if [ -n "$avail_kb" ]; then
     big=$((avail_kb * 9 / 10 / 1024))m
     run "$CMD" -N 3 "$big" rd
     is "$RC" 1 "$big (90% of MemAvailable): exit status 1, before touching any of it"
-    like "$ERR" 'is available \(MemAvailable\)' "$big: names the limit"
+    # (A 32-bit build on a machine with more memory than it can address meets
+    # the address space first.)
+    like "$ERR" 'is available \(MemAvailable\)|address space' "$big: names the limit"
 else
     skip "no MemAvailable in /proc/meminfo"
     skip "no MemAvailable in /proc/meminfo"

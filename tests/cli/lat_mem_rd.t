@@ -58,7 +58,7 @@ check_blocks() {
 # --- classic output ---------------------------------------------------------------------
 
 # A plain number is megabytes: 1 = 1 MiB, rows up to 1.00000.
-run "$CMD" $EMU_WARM -N 3 1 64 4096
+run "$CMD" -N 3 1 64 4096
 is "$RC" 0 "1 64 4096: exit status 0"
 is "$OUT" "" "1 64 4096: nothing on stdout"
 is "$(check_blocks "$T/err" "64 4096" 1048576)" ok \
@@ -68,31 +68,31 @@ like "$(printf '%s\n' "$ERR" | grep -E "$ROW" | tail -n 1)" '^1\.00000 ' "1 64 4
 is "$(tail -c 2 "$T/err" | od -An -c | tr -d ' ')" '\n\n' "1 64 4096: the output ends with a blank line"
 
 # A size with a suffix is bytes.
-run "$CMD" $EMU_WARM -N 3 32k 8 128 32k
+run "$CMD" -N 3 32k 8 128 32k
 is "$RC" 0 "32k 8 128 32k: exit status 0"
 is "$(check_blocks "$T/err" "8 128 32768" 32768)" ok \
     "32k 8 128 32k: three blocks in the order given, up to 0.03125"
 
 # The default stride: one block with a stride that is a multiple of 8.
-run "$CMD" $EMU_WARM -N 3 16k
+run "$CMD" -N 3 16k
 is "$RC" 0 "16k (default stride): exit status 0"
 s=$(sed -n '1s/^"stride=\([0-9][0-9]*\)$/\1/p' "$T/err")
 check "16k: the default stride ($s) is a multiple of 8" sh -c '[ -n "$1" ] && [ $(($1 % 8)) -eq 0 ] && [ "$1" -gt 0 ]' sh "$s"
 is "$(check_blocks "$T/err" "${s:-0}" 16384)" ok "16k: one block of the default stride"
 
 # -t: the random cycle keeps the classic shape.
-run "$CMD" $EMU_WARM -t -N 3 32k 64 256
+run "$CMD" -t -N 3 32k 64 256
 is "$RC" 0 "-t 32k 64 256: exit status 0"
 is "$(check_blocks "$T/err" "64 256" 32768)" ok "-t 32k 64 256: the same blocks and rows"
-run "$CMD" $EMU_WARM -N 3 8k -t 64
+run "$CMD" -N 3 8k -t 64
 is "$(check_blocks "$T/err" "64" 8192)" ok "-t after the size is taken too"
 
 # A length off the size steps stops at the last step below it.
-run "$CMD" $EMU_WARM -N 3 5k 64
+run "$CMD" -N 3 5k 64
 is "$(check_blocks "$T/err" "64" 5120)" ok "5k: rows up to 4096 bytes, the last step below 5k"
 
 # A stride equal to the length: one row.
-run "$CMD" $EMU_WARM -N 3 4k 4096
+run "$CMD" -N 3 4k 4096
 is "$(grep -Ec "$ROW" "$T/err")" 1 "4k 4096: one row"
 
 # --- help ------------------------------------------------------------------------------
@@ -106,9 +106,9 @@ is "$RC:$OUT" "0:" "--list: exit 0, no variants"
 # --- --json ------------------------------------------------------------------------------
 
 if json_usable; then
-    run "$CMD" $EMU_WARM -N 3 32k 64 128
+    run "$CMD" -N 3 32k 64 128
     rows=$(grep -Ec "$ROW" "$T/err")
-    run_json "$CMD" $EMU_WARM -N 3 --json 32k 64 128
+    run_json "$CMD" -N 3 --json 32k 64 128
     is "$RC" 0 "--json: exit status 0"
     is "$ERR" "" "--json: nothing on stderr (no stride lines, no rows)"
     check "--json: stdout is exactly one JSON document" \
@@ -137,7 +137,7 @@ if json_usable; then
 --json: the stride 64 records come first
     [.results[].params.stride_bytes] | . == sort
 EOF
-    run_json "$CMD" $EMU_WARM -N 3 -t --json 8k 64
+    run_json "$CMD" -N 3 -t --json 8k 64
     json_checks "$T/json" <<'EOF'
 -t --json: case random, status ok
     .results | length > 0 and all(.[]; .case == "random" and .status == "ok")
@@ -194,13 +194,13 @@ fi
 # --- -P 2 ---------------------------------------------------------------------------------
 
 tag=$(new_tag)
-run env LMB_TEST_TAG="$tag" "$CMD" $EMU_WARM -P 2 -N 3 16k 64
+run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 16k 64
 is "$RC" 0 "-P 2: exit status 0"
 is "$(check_blocks "$T/err" "64" 16384)" ok "-P 2: the classic block"
 no_process_left "$tag" "-P 2: no process left behind"
 if json_usable; then
     tag=$(new_tag)
-    run_json env LMB_TEST_TAG="$tag" "$CMD" $EMU_WARM -P 2 -N 3 --json 8k 64
+    run_json env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 --json 8k 64
     is "$RC" 0 "-P 2 --json: exit status 0"
     json_checks "$T/json" <<'EOF'
 -P 2 --json: every record has copies 2 and placement arrays of length 2
@@ -239,13 +239,13 @@ else
 fi
 
 # More memory than any machine has: a failure (exit 1) that says why.
-run "$CMD" $EMU_WARM -N 3 1024t 64
+run "$CMD" -N 3 1024t 64
 is "$RC" 1 "1024t: exit status 1 (failed)"
 like "$ERR" '^lat_mem_rd: .+' "1024t: says why on stderr"
 is "$OUT" "" "1024t: nothing on stdout"
 if json_usable; then
     # As bw_mem does: with --json the failure is a record in a JSON document.
-    run_json "$CMD" $EMU_WARM -N 3 --json 1024t 64
+    run_json "$CMD" -N 3 --json 1024t 64
     is "$RC" 1 "1024t --json: exit status 1"
     json_checks "$T/json" <<'EOF'
 1024t --json: still a JSON document, with a failed record and its reason

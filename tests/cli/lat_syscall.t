@@ -13,7 +13,7 @@ for pair in "null:Simple syscall" "read:Simple read" "write:Simple write" \
             "stat:Simple stat" "fstat:Simple fstat" "open:Simple open/close"; do
     v=${pair%%:*}
     label=${pair#*:}
-    run "$CMD" $EMU_WARM -N 3 "$v"
+    run "$CMD" -N 3 "$v"
     is "$RC" 0 "$v: exit status 0"
     is "$OUT" "" "$v: nothing on stdout"
     one_line_like "$ERR" "^$label: $NUM microseconds\$" "$v: stderr is exactly '$label: X.XXXX microseconds'"
@@ -26,14 +26,14 @@ echo data >"$T/file"
 for pair in "stat:Simple stat" "fstat:Simple fstat" "open:Simple open/close"; do
     v=${pair%%:*}
     label=${pair#*:}
-    run "$CMD" $EMU_WARM -N 3 "$v" "$T/file"
+    run "$CMD" -N 3 "$v" "$T/file"
     ok $([ "$RC" = 0 ] && [ -z "$OUT" ] && printf '%s\n' "$ERR" | grep -Eqx "$label: $NUM microseconds"; echo $?) \
         "$v FILE: exit 0 and the classic line"
 done
 check "the file given is left in place" test -f "$T/file"
 
 # A file given to a variant that does not use one: a warning, then the result.
-run "$CMD" $EMU_WARM -N 3 null "$T/file"
+run "$CMD" -N 3 null "$T/file"
 is "$RC" 0 "null FILE: exit status 0"
 like "$ERR" '^lat_syscall: warning: ' "null FILE: a warning on stderr"
 like "$ERR" "^Simple syscall: $NUM microseconds\$" "null FILE: the classic line still comes"
@@ -44,7 +44,7 @@ ok $([ "$RC" = 0 ] && printf '%s\n' "$ERR" | grep -Eqx "Simple syscall: $NUM mic
     "-W 200 -N3 -- null: exit 0 and the classic line"
 
 # Output never follows LC_NUMERIC.
-run env LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$CMD" $EMU_WARM -N 3 null
+run env LC_ALL=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 "$CMD" -N 3 null
 one_line_like "$ERR" "^Simple syscall: $NUM microseconds\$" "a decimal point whatever the locale"
 
 # --- help and variants -------------------------------------------------------------
@@ -66,7 +66,7 @@ all_like "$OUT" '^  [a-z]+ +[^ ].*$' "--list: each with a description"
 # --- --json ---------------------------------------------------------------------------
 
 if json_usable; then
-    run_json "$CMD" $EMU_WARM -N 3 --json null
+    run_json "$CMD" -N 3 --json null
     J=$T/json
     is "$RC" 0 "--json: exit status 0"
     is "$ERR" "" "--json: nothing on stderr (no classic line)"
@@ -110,14 +110,14 @@ if json_usable; then
 EOF
 
     # From 6 samples on, a 95% confidence interval of the median.
-    run_json "$CMD" $EMU_WARM -N 7 --json null
+    run_json "$CMD" -N 7 --json null
     json_checks "$T/json" <<'EOF'
 -N 7 --json: 7 samples, stats.ci95 [lo, hi] around the median
     .results[0] | (.samples | length) == 7 and .stats.n == 7 and (.stats.ci95 | length) == 2
     and .stats.ci95[0] <= .stats.median and .stats.median <= .stats.ci95[1]
 EOF
 
-    run_json "$CMD" $EMU_WARM -N 3 --json stat
+    run_json "$CMD" -N 3 --json stat
     json_ok "$T/json" '.results[0] | .case == "stat" and (.params.file | type == "string") and .status == "ok"' \
         "--json stat: case stat, params.file"
 else
@@ -166,14 +166,14 @@ fi
 # --- -P 2 -----------------------------------------------------------------------------------
 
 tag=$(new_tag)
-run env LMB_TEST_TAG="$tag" "$CMD" $EMU_WARM -P 2 -N 3 null
+run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 null
 is "$RC" 0 "-P 2: exit status 0"
 one_line_like "$ERR" "^Simple syscall: $NUM microseconds\$" "-P 2: one classic line"
 no_process_left "$tag" "-P 2: no process left behind"
 
 if json_usable; then
     tag=$(new_tag)
-    run_json env LMB_TEST_TAG="$tag" "$CMD" $EMU_WARM -P 2 -N 3 --json read
+    run_json env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 --json read
     is "$RC" 0 "-P 2 --json: exit status 0"
     json_checks "$T/json" <<'EOF'
 -P 2 --json: run.config.parallel 2, copies 2
@@ -186,14 +186,14 @@ EOF
     no_process_left "$tag" "-P 2 --json: no process left behind"
 
     # Placement: --cpus confines the copies; LMBENCH_SCHED places them.
-    run_json "$CMD" $EMU_WARM -P 2 -N 3 --cpus 0 --json null
+    run_json "$CMD" -P 2 -N 3 --cpus 0 --json null
     json_ok "$T/json" '.run.config.cpus == "0" and (.results[0].placement.ran_on | all(.[]; . == 0))' \
         "--cpus 0: every copy ran on CPU 0"
-    run_json env LMBENCH_SCHED=SINGLE "$CMD" $EMU_WARM -P 2 -N 3 --json null
+    run_json env LMBENCH_SCHED=SINGLE "$CMD" -P 2 -N 3 --json null
     json_ok "$T/json" '.results[0].placement | .policy == "SINGLE" and .cpus[0] == .cpus[1]
                        and .ran_on == .cpus' "LMBENCH_SCHED=SINGLE: both copies on one CPU"
     if "$CMD" --cpus 0,1 --list >/dev/null 2>&1 && "$CMD" --cpus 0,1 -N 1 null 2>/dev/null; then
-        run_json env LMBENCH_SCHED='CUSTOM "1 0"' "$CMD" $EMU_WARM -P 2 -N 3 --json null
+        run_json env LMBENCH_SCHED='CUSTOM "1 0"' "$CMD" -P 2 -N 3 --json null
         json_ok "$T/json" '.results[0].placement | .policy == "CUSTOM" and .cpus == [1, 0] and .ran_on == [1, 0]' \
             "LMBENCH_SCHED='CUSTOM \"1 0\"': copy 0 on CPU 1, copy 1 on CPU 0 (the list's order)" \
             '.results[0].placement'
@@ -229,7 +229,7 @@ EOF
     like "$ERR" 'below_resolution' "below resolution --json: said on stderr too"
 
     # ENOUGH=1 (1 us intervals): whatever the machine, the status and the value agree.
-    run_json env ENOUGH=1 "$CMD" $EMU_WARM -N 3 --json null
+    run_json env ENOUGH=1 "$CMD" -N 3 --json null
     json_ok "$T/json" '.results[0] | (.status == "ok" or .status == "below_resolution")
                        and ((.status == "ok") == (.value != null))
                        and (.status == "ok" or (.reason | type == "string" and length > 0))' \
@@ -237,7 +237,7 @@ EOF
 else
     skip "below resolution --json: jq missing or built without jansson"
 fi
-run env ENOUGH=1 "$CMD" $EMU_WARM -N 3 null
+run env ENOUGH=1 "$CMD" -N 3 null
 ok $({ printf '%s\n' "$ERR" | grep -Eqx "Simple syscall: $NUM microseconds" ||
        printf '%s\n' "$ERR" | grep -Eq '^lat_syscall: null( \(.*\))?: below_resolution: .+'; } && [ "$RC" = 0 ]; echo $?) \
     "ENOUGH=1: either the classic line or an explicit below_resolution"
@@ -245,16 +245,16 @@ ok $({ printf '%s\n' "$ERR" | grep -Eqx "Simple syscall: $NUM microseconds" ||
 # --- temporary files ---------------------------------------------------------------------
 
 mkdir "$T/tmp1"
-run env TMPDIR="$T/tmp1" "$CMD" $EMU_WARM -N 3 open
+run env TMPDIR="$T/tmp1" "$CMD" -N 3 open
 is "$RC" 0 "open on a temporary file: exit status 0"
 is "$(lmbench_tmpfiles "$T/tmp1")" "" "the temporary file is removed"
 
-run env TMPDIR="$T/no-such-dir" "$CMD" $EMU_WARM -N 3 stat
+run env TMPDIR="$T/no-such-dir" "$CMD" -N 3 stat
 is "$RC" 1 "TMPDIR that does not exist: exit status 1 (failed)"
 like "$ERR" '^lat_syscall: .*temporary' "TMPDIR that does not exist: says why"
 if json_usable; then
     # A failure is a result too: with --json it is a record with status failed.
-    run_json env TMPDIR="$T/no-such-dir" "$CMD" $EMU_WARM -N 3 --json stat
+    run_json env TMPDIR="$T/no-such-dir" "$CMD" -N 3 --json stat
     is "$RC" 1 "TMPDIR that does not exist --json: exit status 1"
     json_checks "$T/json" <<'EOF'
 TMPDIR that does not exist --json: still a JSON document, with a failed record and its reason
@@ -272,18 +272,18 @@ fi
 if command -v python3 >/dev/null 2>&1 &&
    python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/sock" 2>/dev/null &&
    [ -S "$T/sock" ]; then
-    run "$CMD" $EMU_WARM -N 3 stat "$T/sock"
+    run "$CMD" -N 3 stat "$T/sock"
     one_line_like "$ERR" "^Simple stat: $NUM microseconds\$" "stat of a socket file works"
     for v in fstat open; do
         tag=$(new_tag)
-        run env LMB_TEST_TAG="$tag" "$CMD" $EMU_WARM -P 2 -N 3 "$v" "$T/sock"
+        run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 "$v" "$T/sock"
         is "$RC" 1 "$v of a socket file: exit status 1"
         like "$ERR" "^lat_syscall: $v( \(.*\))?: failed: .+" "$v of a socket file: 'failed' and why on stderr"
         unlike "$ERR" '^Simple ' "$v of a socket file: no classic number"
         no_process_left "$tag" "$v of a socket file: no process left behind"
     done
     if json_usable; then
-        run_json "$CMD" $EMU_WARM -N 3 --json open "$T/sock"
+        run_json "$CMD" -N 3 --json open "$T/sock"
         is "$RC" 1 "open of a socket file --json: exit status 1"
         json_checks "$T/json" <<'EOF'
 open of a socket file --json: status failed, a reason, value null
@@ -300,7 +300,7 @@ fi
 # are measured rather than waiting for ever.
 if mkfifo "$T/fifo" 2>/dev/null; then
     tag=$(new_tag)
-    run env LMB_TEST_TAG="$tag" "$CMD" $EMU_WARM -P 2 -N 3 --timeout 30 fstat "$T/fifo"
+    run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 --timeout 30 fstat "$T/fifo"
     is "$RC" 0 "fstat of a FIFO does not block: exit status 0"
     one_line_like "$ERR" "^Simple fstat: $NUM microseconds\$" "fstat of a FIFO: the classic line"
     no_process_left "$tag" "fstat of a FIFO: no process left behind"
@@ -309,9 +309,9 @@ else
 fi
 
 # --timeout 0: no limit; ENOUGH empty: the default interval.
-run "$CMD" $EMU_WARM -N 3 --timeout 0 null
+run "$CMD" -N 3 --timeout 0 null
 one_line_like "$ERR" "^Simple syscall: $NUM microseconds\$" "--timeout 0 (none): the classic line"
-run env ENOUGH= "$CMD" $EMU_WARM -N 3 null
+run env ENOUGH= "$CMD" -N 3 null
 one_line_like "$ERR" "^Simple syscall: $NUM microseconds\$" "ENOUGH empty (the default interval): the classic line"
 
 # --- timeout ------------------------------------------------------------------------------

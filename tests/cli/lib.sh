@@ -18,11 +18,10 @@
 #                     names that start each binary under it with its own argv[0]
 #                     (qemu's -0), so tests call "$BIN/bw_mem" as usual.
 #   LMBENCH_EMULATED  1 under emulation: waits for processes and output are
-#                     SLOW (10) times longer, runs whose results must be ok
-#                     get a warm-up ($EMU_WARM), and a run that came out
+#                     SLOW (10) times longer, and a run that came out
 #                     below_resolution by accident is run again (see EMULATED
-#                     below). Formats, exit statuses and statuses are checked
-#                     exactly as on real hardware.
+#                     below). Formats and exit statuses are checked exactly as
+#                     on real hardware.
 
 LC_ALL=C
 export LC_ALL
@@ -39,28 +38,22 @@ ENOUGH=1000
 export ENOUGH LMBENCH_BUILD
 
 # EMULATED=yes under qemu (LMBENCH_EMULATED=1). There whether a result comes
-# out ok or below_resolution depends on timing the test cannot control: qemu
+# out ok or below_resolution can depend on timing the test cannot control: qemu
 # gives the programs no vDSO, so every clock read is a system call at which a
-# busy host preempts the copy (stalls of 10-50 ms), the first milliseconds of a
-# forked copy run slowly (qemu translating it), and today's calibration can take
-# one such held-up run for a whole interval (issue 5, item 2). Under emulation
-# only, therefore:
-#   - EMU_WARM ("-W 5000"), which the tests pass to every run whose result must
-#     be ok: 5 ms of warm-up before calibrating. Empty on hardware. Drop it once
-#     the harness warms up by default before it calibrates (issue 5, item 3).
+# busy host may preempt the copy (stalls of 10-50 ms were seen), and the first
+# milliseconds of a forked copy run slowly while qemu translates it. The harness
+# recalibrates when samples come out short, so this is rare; under emulation
+# only, as a safety net:
 #   - `run` runs a command again (twice at most) when it reported
 #     below_resolution without being asked for tiny intervals (no --min-time, no
-#     ENOUGH= on its command line), with a diagnostic.
-#   - If its last run still did, exited 0, and every below_resolution line has
+#     ENOUGH= on its command line), with a diagnostic;
+#   - if its last run still did, exited 0, and every below_resolution line has
 #     its exact form, the checks of that run that fail are reported as TAP
-#     skips that say so ("# SKIP emulated: ..."), never as passes. Anything
-#     else, no_process_left, and the checks after the next run are strict.
+#     skips that say so ("# SKIP emulated: ..."), never as passes, and counted
+#     by scripts/check-cross. Anything else, no_process_left, and the checks
+#     after the next run are strict.
 EMULATED=no
-EMU_WARM=
-if [ "${LMBENCH_EMULATED:-0}" = 1 ]; then
-    EMULATED=yes
-    EMU_WARM="-W 5000"
-fi
+[ "${LMBENCH_EMULATED:-0}" = 1 ] && EMULATED=yes
 # Set by `run` under emulation when the last run came out below_resolution by
 # accident; cleared by the next run.
 _EMU_BR=

@@ -112,11 +112,11 @@ done
 
 # --- real runs and bad input, by name ------------------------------------------------------
 
-same_run "lat_syscall -N 3 null" lat_syscall $EMU_WARM -N 3 null
-same_run "bw_mem -N 3 512 rd" bw_mem $EMU_WARM -N 3 512 rd
-same_run "bw_mem -N 3 4k cp conflict" bw_mem $EMU_WARM -N 3 4k cp conflict
-same_run "lat_mem_rd -N 3 8k 64" lat_mem_rd $EMU_WARM -N 3 8k 64
-same_run "lat_mem_rd -t -N 3 4k 64 128" lat_mem_rd $EMU_WARM -t -N 3 4k 64 128
+same_run "lat_syscall -N 3 null" lat_syscall -N 3 null
+same_run "bw_mem -N 3 512 rd" bw_mem -N 3 512 rd
+same_run "bw_mem -N 3 4k cp conflict" bw_mem -N 3 4k cp conflict
+same_run "lat_mem_rd -N 3 8k 64" lat_mem_rd -N 3 8k 64
+same_run "lat_mem_rd -t -N 3 4k 64 128" lat_mem_rd -t -N 3 4k 64 128
 same_bytes "bw_mem 1kk rd" bw_mem 1kk rd
 same_bytes "bw_mem 4k cp foo" bw_mem 4k cp foo
 same_bytes "lat_syscall nosuchcall" lat_syscall nosuchcall
@@ -137,10 +137,10 @@ if json_usable; then
     # The same document, values aside: same paths, same types, same argv.
     jshape='[paths(scalars) as $p | ($p | map(tostring) | join(".")) + " " + (getpath($p) | type)
              | select(startswith("run.start") or startswith("run.end") | not)] | join("\n")'
-    run_json "$BIN/lat_syscall" $EMU_WARM -N 3 --json null
+    run_json "$BIN/lat_syscall" -N 3 --json null
     s1=$(jq -r "$jshape" "$T/json")
     a1=$(jq -c '.run.argv' "$T/json")
-    run_json "$LMBENCH" lat_syscall $EMU_WARM -N 3 --json null
+    run_json "$LMBENCH" lat_syscall -N 3 --json null
     is "$RC" 0 "lmbench lat_syscall --json: exit status 0"
     s2=$(jq -r "$jshape" "$T/json")
     check "lmbench lat_syscall --json: a document with fields" test -n "$s2"
@@ -153,12 +153,12 @@ fi
 # --- dispatch on the name it is called by ------------------------------------------------------
 
 ln -s "$LMBENCH" "$T/bw_mem"
-run "$T/bw_mem" $EMU_WARM -N 3 512 rd
+run "$T/bw_mem" -N 3 512 rd
 one_line_like "$ERR" '^0\.000512 [0-9]+\.[0-9]{2}$' "a link named bw_mem anywhere is bw_mem"
 ln -s "$LMBENCH" "$T/mybench"
 run "$T/mybench" list
 ok $([ "$RC" = 0 ] && [ "$OUT" = "$LIST" ]; echo $?) "a link with another name is lmbench"
-run "$T/mybench" lat_syscall $EMU_WARM -N 3 null
+run "$T/mybench" lat_syscall -N 3 null
 one_line_like "$ERR" '^Simple syscall: [0-9]+\.[0-9]{4} microseconds$' "... and runs the commands given to it"
 
 done_testing
