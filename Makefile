@@ -119,7 +119,7 @@ WARN := -Wall -Wextra $(if $(WERROR),-Werror)
 LMB_CPPFLAGS = -std=c11 -D_GNU_SOURCE -pthread -Isrc -I$(B)/gen $(LMB_SYSROOT_FLAGS) $(JSON_CFLAGS)
 ALL_CFLAGS = $(LMB_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP
 LMB_LDFLAGS = $(LMB_SYSROOT_FLAGS) $(LMB_STATIC_LDFLAGS)
-LIBS = $(JSON_LIBS) -lm -pthread
+LIBS = $(JSON_LIBS) $(TIRPC_LIBS) -lm -pthread
 
 LIB_SRCS := $(sort $(wildcard src/lib/*.c))
 BENCH_SRCS := $(sort $(wildcard src/bench/*.c))
@@ -154,11 +154,76 @@ FLAGS := $(B)/gen/flags
 CROSS_TARGETS ?= aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu arm-linux-gnueabi
 
 .PHONY: all check check-asan asan-bin check-cross unit-tests bench install install-strip uninstall \
-	clean FORCE
+	clean FORCE fuzz
 .DELETE_ON_ERROR:
 
 all: $(PROGS)
 	$(if $(STALE_LINKS),rm -f $(STALE_LINKS))
+
+# libtirpc for lat_rpc (TIRPC=no builds without it: lat_rpc then reports
+# "skipped: built without libtirpc"). Only lat_rpc.o sees its flags; a stamp
+# rebuilds it when they change.
+# Found for the target as jansson is (lmb_have_pkg); TIRPC=yes requires it.
+ifeq ($(TIRPC),no)
+HAVE_TIRPC :=
+else
+HAVE_TIRPC = $(eval HAVE_TIRPC := $(call lmb_have_pkg,libtirpc,rpc/rpc.h))$(call lmb_require,TIRPC,libtirpc)$(HAVE_TIRPC)
+endif
+TIRPC_CFLAGS = $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC $(shell $(LMB_PKG_CONFIG) --cflags libtirpc))
+TIRPC_LIBS = $(if $(HAVE_TIRPC),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) libtirpc))
+$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
+$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: $(B)/gen/tirpc.flags
+$(B)/gen/tirpc.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(TIRPC_CFLAGS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# lmhttp's static document tree, generated (no binary files in the source) by
+# running the program just built: in a cross build under LMB_RUN, qemu-user for
+# the target when it is installed (the tree is the same on every machine). With
+# no way to run it, a cross build leaves the tree out (make install says so;
+# `lmbench lmhttp -G DIR` on the board makes it there).
+WWW := $(B)/share/lmbench/www
+ifneq ($(CROSS),)
+LMB_QEMU_ARCH := $(patsubst arm%,arm,$(firstword $(subst -, ,$(CROSS))))
+LMB_RUN ?= $(firstword $(shell command -v qemu-$(LMB_QEMU_ARCH)-static qemu-$(LMB_QEMU_ARCH) 2>/dev/null))
+LMB_CAN_RUN := $(if $(LMB_RUN),yes)
+else
+LMB_RUN ?=
+LMB_CAN_RUN := yes
+endif
+ifeq ($(LMB_CAN_RUN),yes)
+all: $(WWW)/URLS
+endif
+$(WWW)/URLS: $(B)/bin/lmbench src/lib/http.c
+	@rm -rf $(WWW)
+	@mkdir -p $(WWW)
+	$(LMB_RUN) $(B)/bin/lmbench lmhttp -G $(WWW)
+# The sanitized binary (make check-asan) finds the same tree next to it.
+asan-bin: $(B)/asan/share/lmbench/www/URLS
+$(B)/asan/share/lmbench/www/URLS: $(WWW)/URLS
+	@rm -rf $(@D)
+	@mkdir -p $(@D)
+	cp -R $(WWW)/. $(@D)/
+
+# make fuzz: libFuzzer (clang) on each server's request decoder, a bounded run
+# each (FUZZ_SECONDS, default 10). tests/fuzz/fuzz_NAME.c includes
+# src/bench/NAME.c to reach its static decoders.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 10
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(LIB_SRCS) $(B)/gen/version.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(LMB_CPPFLAGS) $(TIRPC_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(LIB_SRCS) $(LIBS)
+fuzz: $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \
+		echo "fuzz: $${t##*/} for $(FUZZ_SECONDS) s"; \
+		$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/$${t##*/}- $(B)/fuzz/corpus-$${t##*/} \
+			2>$(B)/fuzz/$${t##*/}.log || { tail -n 40 $(B)/fuzz/$${t##*/}.log; exit 1; }; \
+		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$${t##*/}.log | tail -n 1; \
+	done
 
 # The command list, generated from the files in src/bench (rewritten only when
 # it changes, so that nothing rebuilds needlessly).
@@ -272,6 +337,15 @@ install: all
 	$(foreach n,$(LIBEXEC_NAMES),ln -sf $(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/$(n);)
 	install -m 755 $(B)/libexec/lmbench/hello $(DESTDIR)$(LIBEXECDIR)/hello
 	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
+	@if [ -f $(WWW)/URLS ]; then \
+		echo "install the document tree into $(DESTDIR)$(PREFIX)/share/lmbench/www"; \
+		install -d $(DESTDIR)$(PREFIX)/share/lmbench/www/pics $(DESTDIR)$(PREFIX)/share/lmbench/www/docs && \
+		cd $(WWW) && for f in URLS $$(cat URLS); do \
+			install -m 644 "./$${f#/}" "$(DESTDIR)$(PREFIX)/share/lmbench/www/$${f#/}" || exit 1; done; \
+	else \
+		echo "note: no document tree for lat_http (nothing to run $(B)/bin/lmbench with);" \
+			"make it on the board: lmbench lmhttp -G $(PREFIX)/share/lmbench/www"; \
+	fi
 
 # For boards with little room: the binaries without their symbols.
 install-strip: install
@@ -282,6 +356,8 @@ uninstall:
 	rm -f $(LIBEXEC_NAMES:%=$(DESTDIR)$(LIBEXECDIR)/%) $(DESTDIR)$(LIBEXECDIR)/hello
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(PREFIX)/share/lmbench/www
+	-rmdir $(DESTDIR)$(PREFIX)/share/lmbench 2>/dev/null
 
 clean:
 	rm -rf $(B)

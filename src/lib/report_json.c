@@ -197,6 +197,9 @@ json_t *lmb_record_json(const struct lmb_record *r)
         case LMB_PARAM_INT: put(params, p->key, json_integer((json_int_t)p->ival), &ok); break;
         case LMB_PARAM_STR: put(params, p->key, text_json(p->sval), &ok); break;
         case LMB_PARAM_BOOL: put(params, p->key, json_boolean(p->ival), &ok); break;
+        case LMB_PARAM_DOUBLE:
+            put(params, p->key, isfinite(p->dval) ? json_real(p->dval) : json_null(), &ok);
+            break;
         }
     }
     put(o, "params", params, &ok);

@@ -105,7 +105,8 @@ for c in $NAMES; do
         "lmbench help $c is $c --help (exit 0, same text)"
     same_bytes "lmbench $c --help" "$c" --help
     same_bytes "lmbench $c --list" "$c" --list
-    same_bytes "lmbench $c (no arguments)" "$c"
+    # lmhttp with no arguments starts a server on port 8008: not here.
+    [ "$c" = lmhttp ] || same_bytes "lmbench $c (no arguments)" "$c"
     same_bytes "lmbench $c --no-such-option" "$c" --no-such-option
     same_bytes "lmbench $c -N 0" "$c" -N 0 x
 done

@@ -83,8 +83,8 @@ deps() {
     LOGGED=$(cat "$LOG")
 }
 
-APT_BASE="gcc make pkg-config libjansson-dev libcmocka-dev perl jq iproute2 procps"
-RPM_BASE="gcc make /usr/bin/pkg-config pkgconfig(jansson) pkgconfig(cmocka) /usr/bin/prove jq iproute procps-ng"
+APT_BASE="gcc make pkg-config libjansson-dev libcmocka-dev perl jq iproute2 procps libtirpc-dev"
+RPM_BASE="gcc make /usr/bin/pkg-config pkgconfig(jansson) pkgconfig(cmocka) /usr/bin/prove jq iproute procps-ng pkgconfig(libtirpc)"
 
 # --- apt-get --------------------------------------------------------------------------
 
@@ -105,14 +105,14 @@ use apt-get
 printf 'gcc\nmake\njq\n' >"$T/installed"
 deps
 is "$(printf '%s\n' "$LOGGED" | sed -n 2p)" \
-    "apt-get install -y -qq --no-install-recommends pkg-config libjansson-dev libcmocka-dev perl iproute2 procps" \
+    "apt-get install -y -qq --no-install-recommends pkg-config libjansson-dev libcmocka-dev perl iproute2 procps libtirpc-dev" \
     "apt-get, some installed: only the missing ones"
 
 use apt-get
 for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
 deps --bench
-is "$(printf '%s\n' "$LOGGED" | sed -n 2p)" "apt-get install -y -qq --no-install-recommends linux-perf" \
-    "apt-get --bench: linux-perf"
+is "$(printf '%s\n' "$LOGGED" | sed -n 2p)" "apt-get install -y -qq --no-install-recommends linux-perf sockperf iperf3" \
+    "apt-get --bench: linux-perf, sockperf, iperf3"
 
 CROSS_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross gcc-arm-linux-gnueabi libc6-dev-armel-cross qemu-user-static"
 use apt-get
@@ -122,17 +122,17 @@ is "$RC" 0 "apt-get --cross on Debian: exit status 0"
 is "$LOGGED" "dpkg --add-architecture arm64
 dpkg --add-architecture armhf
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends $CROSS_PKGS libjansson-dev:arm64 libjansson-dev:armhf" \
-    "apt-get --cross on Debian: arm64 and armhf added, cross compilers, C libraries, qemu, the targets' jansson"
+apt-get install -y -qq --no-install-recommends $CROSS_PKGS libjansson-dev:arm64 libtirpc-dev:arm64 libjansson-dev:armhf libtirpc-dev:armhf" \
+    "apt-get --cross on Debian: arm64 and armhf added, cross compilers, C libraries, qemu, the targets' jansson and libtirpc"
 
 use apt-get
 for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
 echo arm64 >"$T/archs"
-echo libjansson-dev:arm64 >>"$T/installed"
+printf 'libjansson-dev:arm64\nlibtirpc-dev:arm64\n' >>"$T/installed"
 deps --cross
 is "$(printf '%s\n' "$LOGGED" | head -n 1)" "dpkg --add-architecture armhf" \
     "apt-get --cross: an architecture already added is not added again"
-like "$LOGGED" 'libjansson-dev:armhf$' "apt-get --cross: only the missing jansson"
+like "$LOGGED" 'qemu-user-static libjansson-dev:armhf libtirpc-dev:armhf$' "apt-get --cross: only the missing libraries"
 
 use apt-get
 for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
@@ -146,7 +146,7 @@ for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
 deps --cross=aarch64-linux-gnu
 is "$LOGGED" "dpkg --add-architecture arm64
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static libjansson-dev:arm64" \
+apt-get install -y -qq --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static libjansson-dev:arm64 libtirpc-dev:arm64" \
     "apt-get --cross=aarch64-linux-gnu: that target only"
 
 use apt-get
@@ -194,7 +194,7 @@ for m in dnf yum; do
     use "$m"
     for p in $RPM_BASE; do echo "$p" >>"$T/installed"; done
     OSR=$T/openeuler deps --bench
-    is "$LOGGED" "$m install -y perf" "$m --bench: perf, when the rest is installed"
+    is "$LOGGED" "$m install -y perf sockperf iperf3" "$m --bench: perf, sockperf, iperf3, when the rest is installed"
 
     use "$m"
     for p in $RPM_BASE; do echo "$p" >>"$T/installed"; done
