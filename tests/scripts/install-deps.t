@@ -122,8 +122,10 @@ is "$RC" 0 "apt-get --cross on Debian: exit status 0"
 is "$LOGGED" "dpkg --add-architecture arm64
 dpkg --add-architecture armhf
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends $CROSS_PKGS libjansson-dev:arm64 libtirpc-dev:arm64 libjansson-dev:armhf libtirpc-dev:armhf" \
-    "apt-get --cross on Debian: arm64 and armhf added, cross compilers, C libraries, qemu, the targets' jansson and libtirpc"
+apt-get install -y -qq --no-install-recommends $CROSS_PKGS
+apt-get install -y -qq --no-install-recommends libjansson-dev:arm64 libtirpc-dev:arm64
+apt-get install -y -qq --no-install-recommends libjansson-dev:armhf libtirpc-dev:armhf" \
+    "apt-get --cross on Debian: arm64 and armhf added, cross compilers, C libraries, qemu, then the targets' jansson and libtirpc"
 
 use apt-get
 for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
@@ -132,7 +134,8 @@ printf 'libjansson-dev:arm64\nlibtirpc-dev:arm64\n' >>"$T/installed"
 deps --cross
 is "$(printf '%s\n' "$LOGGED" | head -n 1)" "dpkg --add-architecture armhf" \
     "apt-get --cross: an architecture already added is not added again"
-like "$LOGGED" 'qemu-user-static libjansson-dev:armhf libtirpc-dev:armhf$' "apt-get --cross: only the missing libraries"
+like "$LOGGED" '^apt-get install -y -qq --no-install-recommends libjansson-dev:armhf libtirpc-dev:armhf$' \
+    "apt-get --cross: only the missing libraries"
 
 use apt-get
 for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
@@ -146,8 +149,35 @@ for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
 deps --cross=aarch64-linux-gnu
 is "$LOGGED" "dpkg --add-architecture arm64
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static libjansson-dev:arm64 libtirpc-dev:arm64" \
+apt-get install -y -qq --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static
+apt-get install -y -qq --no-install-recommends libjansson-dev:arm64 libtirpc-dev:arm64" \
     "apt-get --cross=aarch64-linux-gnu: that target only"
+
+# The targets' libraries are optional: when apt-get cannot install them, a
+# warning, exit 0. A stand-in that fails only for them:
+use apt-get
+for p in $APT_BASE $CROSS_PKGS; do echo "$p" >>"$T/installed"; done
+cat >"$PM/apt-get" <<EOF
+#!/bin/sh
+echo "apt-get \$*" >>"$LOG"
+case "\$*" in *:arm64*) exit 100 ;; esac
+EOF
+chmod +x "$PM/apt-get"
+deps --cross=aarch64-linux-gnu,arm-linux-gnueabihf
+is "$RC" 0 "apt-get --cross, the arm64 libraries fail to install: exit status 0"
+like "$ERR" '^install-deps: warning: could not install libjansson-dev:arm64 libtirpc-dev:arm64;' \
+    "... with a warning naming them"
+like "$LOGGED" '^apt-get install -y -qq --no-install-recommends libjansson-dev:armhf libtirpc-dev:armhf$' \
+    "... and armhf's are still installed"
+use apt-get
+for p in $APT_BASE $CROSS_PKGS; do echo "$p" >>"$T/installed"; done
+touch "$T/fail-apt-get"
+deps --cross=aarch64-linux-gnu
+is "$RC" 0 "... (any failure of that step alone)"
+use apt-get
+touch "$T/fail-apt-get"
+deps --cross=aarch64-linux-gnu
+isnt "$RC" 0 "apt-get failing to install the compilers: a failure"
 
 use apt-get
 for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
