@@ -91,13 +91,16 @@ LMB_STATIC_LDFLAGS := $(if $(filter-out 0 no,$(STATIC)),-static)
 LMB_SYSROOT_FLAGS := $(if $(SYSROOT),--sysroot=$(SYSROOT))
 LMB_PKG_LIBS_OPT := $(if $(LMB_STATIC_LDFLAGS),--static) --libs
 
-# $(call lmb_have_pkg,PKG,HEADER): "yes" when the target has the library: its
-# pkg-config file is found, HEADER compiles and a program links against it with
-# this build's flags (statically with STATIC=1). Evaluated once, when needed.
+# $(call lmb_have_pkg,PKG,HEADER,SYMBOLS): "yes" when the target has the
+# library: its pkg-config file is found, HEADER compiles and a program that uses
+# SYMBOLS (the functions the code calls, so that a static link pulls in what they
+# need) links with this build's flags (statically with STATIC=1). Evaluated once,
+# when needed.
 lmb_have_pkg = $(if $(LMB_PKG_CONFIG),$(shell \
 	$(LMB_PKG_CONFIG) --exists $(1) 2>/dev/null || exit 0; \
 	mkdir -p $(B)/gen && \
-	printf '#include <%s>\nint main(void) { return 0; }\n' '$(2)' > $(B)/gen/probe-$(1).c && \
+	printf '#include <%s>\nint main(void)\n{\n    void *volatile p;\n   %s\n    (void)p;\n    return 0;\n}\n' \
+		'$(2)' '$(foreach f,$(3), p = (void *)&$(f);)' > $(B)/gen/probe-$(1).c && \
 	$(CC) $(LMB_SYSROOT_FLAGS) $$($(LMB_PKG_CONFIG) --cflags $(1)) $(CFLAGS) \
 		-o $(B)/gen/probe-$(1) $(B)/gen/probe-$(1).c $(LMB_STATIC_LDFLAGS) $(LDFLAGS) \
 		$$($(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) $(1)) >/dev/null 2>&1 && echo yes; \
@@ -107,7 +110,7 @@ lmb_have_pkg = $(if $(LMB_PKG_CONFIG),$(shell \
 ifeq ($(JANSSON),no)
 HAVE_JANSSON :=
 else
-HAVE_JANSSON = $(eval HAVE_JANSSON := $(call lmb_have_pkg,jansson,jansson.h))$(call lmb_require,JANSSON,jansson)$(HAVE_JANSSON)
+HAVE_JANSSON = $(eval HAVE_JANSSON := $(call lmb_have_pkg,jansson,jansson.h,json_object json_dumpf json_loads))$(call lmb_require,JANSSON,jansson)$(HAVE_JANSSON)
 endif
 lmb_require = $(if $(filter yes,$($(1))),$(if $(filter yes,$(HAVE_$(1))),,$(error $(1)=yes \
 	but $(2) cannot be used for this target (pkg-config: $(or $(LMB_PKG_CONFIG),none for $(CROSS)); \
@@ -167,7 +170,7 @@ all: $(PROGS)
 ifeq ($(TIRPC),no)
 HAVE_TIRPC :=
 else
-HAVE_TIRPC = $(eval HAVE_TIRPC := $(call lmb_have_pkg,libtirpc,rpc/rpc.h))$(call lmb_require,TIRPC,libtirpc)$(HAVE_TIRPC)
+HAVE_TIRPC = $(eval HAVE_TIRPC := $(call lmb_have_pkg,libtirpc,rpc/rpc.h,svc_register svc_getreqset svc_sendreply clnt_vc_create clnt_dg_create pmap_set))$(call lmb_require,TIRPC,libtirpc)$(HAVE_TIRPC)
 endif
 TIRPC_CFLAGS = $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC $(shell $(LMB_PKG_CONFIG) --cflags libtirpc))
 TIRPC_LIBS = $(if $(HAVE_TIRPC),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) libtirpc))

@@ -81,7 +81,7 @@
  *     is a skipped or failed result with its reason, found at run time
  *     (supported(), lmb_report_unmeasured()), never a build error.
  *   - An optional library is probed by the Makefile for the target
- *     ($(call lmb_have_pkg,PKG,HEADER)) and compiled out with LMB_HAVE_<PKG>;
+ *     ($(call lmb_have_pkg,PKG,HEADER,FUNCTIONS)) and compiled out with LMB_HAVE_<PKG>;
  *     without it the command still exists and says "built without <lib>" (exit 3).
  *   - The test checks formats, exit statuses and statuses, never speed, and
  *     calls commands only through $BIN (under qemu these are wrappers).
