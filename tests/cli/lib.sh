@@ -115,6 +115,13 @@ if [ -n "${LMBENCH_RUNNER:-}" ]; then
         echo "Bail out! cannot make the runner's wrappers in $T/build"
         exit 255
     fi
+    # The build's other directories (share/lmbench/www ...) as they are.
+    for _d in "$LMBENCH_BUILD"/*; do
+        case ${_d##*/} in
+        bin | libexec) ;;
+        *) ln -s "$_d" "$T/build/${_d##*/}" ;;
+        esac
+    done
     LMBENCH_BUILD=$T/build
     BIN=$LMBENCH_BUILD/bin
     LMBENCH=$BIN/lmbench
