@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/files.h"
+#include "lib/bench.h"
+#include "lib/files.h"
 
 #define XFER (64u * 1024u)
 

@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/files.h"
+#include "lib/bench.h"
+#include "lib/files.h"
 
 enum { OPEN2CLOSE = 1 };
 

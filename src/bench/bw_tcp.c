@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/net.h"
+#include "lib/bench.h"
+#include "lib/net.h"
 
 #define MSG_MAX (64u << 20)
 #define SERVER_BUF_MAX (1u << 20)

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/net.h"
+#include "lib/bench.h"
+#include "lib/net.h"
 
 #define MSG_MIN LMB_NET_REQ_SIZE
 #define MSG_MAX 65507u

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
-#include "../lib/files.h"
+#include "lib/bench.h"
+#include "lib/text.h"
+#include "lib/files.h"
 
 #define ZONES 16
 #define MAX_CHUNK (1u << 20)

@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
-#include "../lib/files.h"
+#include "lib/bench.h"
+#include "lib/text.h"
+#include "lib/files.h"
 
 struct cmd_state {
     char **argv;     /* the command and its arguments */

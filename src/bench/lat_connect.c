@@ -17,8 +17,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/net.h"
+#include "lib/bench.h"
+#include "lib/net.h"
 
 static const struct lmb_net_limits limits = {
     .bench = LMB_NB_LAT_CONNECT,

@@ -21,13 +21,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
-#include "../lib/files.h"
-#include "../lib/mem.h"
-#include "../lib/partner.h"
-#include "../lib/ring.h"
-#include "../lib/sizes.h"
+#include "lib/bench.h"
+#include "lib/text.h"
+#include "lib/files.h"
+#include "lib/mem.h"
+#include "lib/partner.h"
+#include "lib/ring.h"
+#include "lib/sizes.h"
 
 #define MAX_PROCS 129      /* the harness starts at most 128 partners per copy */
 #define MAX_KB (1024u * 1024u)

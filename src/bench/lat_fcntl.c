@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/cleanup.h"
-#include "../lib/files.h"
-#include "../lib/partner.h"
+#include "lib/bench.h"
+#include "lib/cleanup.h"
+#include "lib/files.h"
+#include "lib/partner.h"
 
 struct fcntl_state {
     const char *path;

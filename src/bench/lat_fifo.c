@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/cleanup.h"
-#include "../lib/files.h"
-#include "../lib/partner.h"
+#include "lib/bench.h"
+#include "lib/cleanup.h"
+#include "lib/files.h"
+#include "lib/partner.h"
 
 struct fifo_state {
     const char *dir;

@@ -23,11 +23,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/cleanup.h"
-#include "../lib/files.h"
-#include "../lib/sizes.h"
-#include "../lib/stats.h"
+#include "lib/bench.h"
+#include "lib/cleanup.h"
+#include "lib/files.h"
+#include "lib/sizes.h"
+#include "lib/stats.h"
 
 #define DEFAULT_PER_DIR 1000
 #define MAX_SIZE (1ULL << 30)

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/http.h"
-#include "../lib/net.h"
-#include "../lib/stats.h"
-#include "../lib/text.h"
+#include "lib/bench.h"
+#include "lib/http.h"
+#include "lib/net.h"
+#include "lib/stats.h"
+#include "lib/text.h"
 
 #define MAX_URLS 1000
 #define MAX_BODY (16u << 20)

@@ -14,9 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/files.h"
-#include "../lib/sizes.h"
+#include "lib/bench.h"
+#include "lib/files.h"
+#include "lib/sizes.h"
 
 struct mmap_state {
     struct lmb_input *in;

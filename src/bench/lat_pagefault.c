@@ -21,8 +21,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/files.h"
+#include "lib/bench.h"
+#include "lib/files.h"
 
 struct fault_state {
     struct lmb_input *in;

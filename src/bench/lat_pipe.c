@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/exchange.h"
+#include "lib/bench.h"
+#include "lib/exchange.h"
 
 static int open_pipes(struct lmb_duplex *d, char *err, size_t errlen)
 {

@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
-#include "../lib/files.h"
+#include "lib/bench.h"
+#include "lib/text.h"
+#include "lib/files.h"
 
 extern char **environ;
 

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/net.h"
-#include "../lib/text.h"
+#include "lib/bench.h"
+#include "lib/net.h"
+#include "lib/text.h"
 
 #ifdef LMB_HAVE_TIRPC
 #include <netinet/in.h>

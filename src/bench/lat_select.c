@@ -21,11 +21,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
-#include "../lib/cleanup.h"
-#include "../lib/files.h"
-#include "../lib/sizes.h"
+#include "lib/bench.h"
+#include "lib/text.h"
+#include "lib/cleanup.h"
+#include "lib/files.h"
+#include "lib/sizes.h"
 
 #define DEFAULT_N 200
 /* Descriptors above FD_SETSIZE cannot be selected; leave room for those the

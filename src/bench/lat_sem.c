@@ -15,8 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/partner.h"
+#include "lib/bench.h"
+#include "lib/partner.h"
 
 struct sem_shared {
     sem_t to_partner, to_copy;

@@ -22,9 +22,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
-#include "../lib/files.h"
+#include "lib/bench.h"
+#include "lib/text.h"
+#include "lib/files.h"
 
 enum { USES_FILE = 1 };
 

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/net.h"
+#include "lib/bench.h"
+#include "lib/net.h"
 
 #define MSG_MIN 4u
 #define MSG_MAX 65507u    /* the largest UDP payload over IPv4 */

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../lib/bench.h"
-#include "../lib/exchange.h"
-#include "../lib/sizes.h"
+#include "lib/bench.h"
+#include "lib/exchange.h"
+#include "lib/sizes.h"
 
 #define MAX_MSG (64ULL << 20)
 

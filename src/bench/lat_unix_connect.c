@@ -17,10 +17,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/cleanup.h"
-#include "../lib/files.h"
-#include "../lib/partner.h"
+#include "lib/bench.h"
+#include "lib/cleanup.h"
+#include "lib/files.h"
+#include "lib/partner.h"
 
 struct uc_state {
     const char *dir;

@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
-#include "../lib/files.h"
-#include "../lib/sizes.h"
+#include "lib/bench.h"
+#include "lib/text.h"
+#include "lib/files.h"
+#include "lib/sizes.h"
 
 /* At most ten seconds a sleep: the timed loop runs it at least -N times. */
 #define MAX_USECS 10000000ULL

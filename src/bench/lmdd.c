@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
-#include "../lib/files.h"
-#include "../lib/sizes.h"
+#include "lib/bench.h"
+#include "lib/text.h"
+#include "lib/files.h"
+#include "lib/sizes.h"
 
 #define DEFAULT_BS 8192
 #define MAX_BS (1ULL << 30)

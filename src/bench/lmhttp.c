@@ -5,9 +5,9 @@
  * [port]` stops it. -G DIR writes the document tree (the build uses it). */
 #include <stdio.h>
 
-#include "../lib/bench.h"
-#include "../lib/http.h"
-#include "../lib/net.h"
+#include "lib/bench.h"
+#include "lib/http.h"
+#include "lib/net.h"
 
 static int lmhttp_main(struct lmb_ctx *ctx, int argc, char **argv)
 {

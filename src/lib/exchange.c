@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Round trips and one-way streams between a copy and its partner over a pair
  * of descriptors (lat_pipe, lat_unix, bw_pipe, bw_unix). */
-#include "exchange.h"
+#include "lib/exchange.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "files.h"
-#include "partner.h"
-#include "sizes.h"
+#include "lib/files.h"
+#include "lib/partner.h"
+#include "lib/sizes.h"
 
 #define MAX_MSG (64ULL << 20)
 

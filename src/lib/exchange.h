@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench.h"
+#include "lib/bench.h"
 
 /* The copy writes to cw and reads from cr; the partner reads from pr and writes
  * to pw. A socket is one descriptor for both directions (cr == cw); a stream

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Files for the file and VM benchmarks: input checks, -C clones, summing data
  * read, whole reads and writes, descriptor limits. */
-#include "files.h"
+#include "lib/files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "cleanup.h"
-#include "sizes.h"
-#include "text.h"
+#include "lib/bench.h"
+#include "lib/cleanup.h"
+#include "lib/sizes.h"
+#include "lib/text.h"
 
 int64_t lmb_fd_size(int fd)
 {

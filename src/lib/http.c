@@ -3,8 +3,8 @@
  * daemon's main loop (at most 2 KB each, a deadline each), answered from a
  * static document tree, one request per connection, no child processes. A
  * "STOP / HTTP/1.0" request stops it, from an address that may stop it. */
-#include "http.h"
-#include "text.h"
+#include "lib/http.h"
+#include "lib/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,8 +120,10 @@ static const char *content_type(const char *path)
 }
 
 /* Opens path inside the tree: with openat2, nothing (no symbolic link on
- * the way) may lead out of it; elsewhere the parser's checks (no absolute
- * path, no component starting with a dot) and O_NOFOLLOW on the file. */
+ * the way) may lead out of it. Where the kernel has no openat2 (before Linux
+ * 5.6, as on many boards, or under qemu-user), the same by hand: the parser's
+ * checks (no absolute path, no component starting with a dot), then one
+ * component at a time with O_NOFOLLOW, so that no symbolic link is followed. */
 static int open_in_tree(const char *path)
 {
     int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
@@ -132,7 +134,30 @@ static int open_in_tree(const char *path)
     if (fd >= 0 || errno != ENOSYS)
         return (int)fd;
 #endif
-    return openat(root_fd, path, flags);
+    char buf[PATH_MAX];
+    char *save = NULL, *comp, *next;
+    int dir = root_fd;
+
+    if (strlen(path) >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, path, strlen(path) + 1);
+    for (comp = strtok_r(buf, "/", &save); comp != NULL; comp = next) {
+        next = strtok_r(NULL, "/", &save);
+        int fd2 = openat(dir, comp, next != NULL ? O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+                                                 : flags);
+        int e = errno;
+        if (dir != root_fd)
+            close(dir);
+        if (fd2 < 0 || next == NULL) {
+            errno = e;
+            return fd2;
+        }
+        dir = fd2;
+    }
+    errno = ENOENT;
+    return -1;
 }
 
 static void status_only(int fd, int code)

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "net.h"
+#include "lib/net.h"
 
 #define LMB_HTTP_REQ_MAX 2048     /* most bytes a request (line and headers) may have */
 #define LMB_HTTP_PATH_MAX 256

@@ -2,7 +2,7 @@
 /* Socket layer of the network benchmarks: addresses, connect and listen with
  * timeouts, whole reads and writes, the request and reply headers, and what a
  * client learns from a server's reply. The server daemon is in netserver.c. */
-#include "net.h"
+#include "lib/net.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "sizes.h"
-#include "text.h"
+#include "lib/bench.h"
+#include "lib/sizes.h"
+#include "lib/text.h"
 
 /* --- addresses ----------------------------------------------------------- */
 

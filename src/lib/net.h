@@ -22,7 +22,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include "report.h"
+#include "lib/report.h"
 
 struct lmb_ctx;
 

@@ -7,7 +7,7 @@
  * deadline per connection, a cap on connections still sending), answers HELLO
  * and STOP, and hands data connections to children (capped, idle timeouts,
  * always reaped, killed when the server stops or dies). */
-#include "net.h"
+#include "lib/net.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "text.h"
+#include "lib/bench.h"
+#include "lib/text.h"
 
 #define REQ_BUF 4096
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Small helpers for the two-ended benchmarks. */
-#include "partner.h"
+#include "lib/partner.h"
 
 #include <signal.h>
 #include <time.h>
 
-#include "bench.h"
+#include "lib/bench.h"
 
 void lmb_partner_gone(const char *what)
 {

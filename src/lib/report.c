@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Records and the classic lines, status messages and report collection. */
-#include "report.h"
+#include "lib/report.h"
 
 #include <errno.h>
 #include <unistd.h>

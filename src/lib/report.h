@@ -10,11 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "clock.h"
-#include "result.h"
-#include "stats.h"
-#include "sysinfo.h"
-#include "text.h"
+#include "lib/clock.h"
+#include "lib/result.h"
+#include "lib/stats.h"
+#include "lib/sysinfo.h"
+#include "lib/text.h"
 
 enum lmb_unit {
     LMB_UNIT_US,      /* latency in microseconds */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The JSON rendering of records and of a command's whole document
  * (doc/results-schema.md), with jansson; a build without it says so. */
-#include "report.h"
-#include "report_json.h"
+#include "lib/report.h"
+#include "lib/report_json.h"
 
 #include <errno.h>
 #include <math.h>

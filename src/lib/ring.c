@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* A ring of processes passing a token (lat_ctx), and hop times turned into
  * context switch times. */
-#include "ring.h"
+#include "lib/ring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "files.h"
-#include "stats.h"
+#include "lib/files.h"
+#include "lib/stats.h"
 
 int lmb_ring_open(struct lmb_ring *r, unsigned n, char *err, size_t errlen)
 {

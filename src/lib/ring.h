@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report.h"
+#include "lib/report.h"
 
 /* n processes, numbered 0 (the copy) to n-1; pipe k leads into process k.
  * Process k reads from pipe k and writes into pipe (k+1) % n. */
