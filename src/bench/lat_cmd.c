@@ -122,7 +122,7 @@ static int lat_cmd_main(struct lmb_ctx *ctx, int argc, char **argv)
     /* The command line as a parameter, shortened to what a record holds. */
     for (int i = 0; i < argc && o + 1 < sizeof cmd; i++)
         o += (size_t)snprintf(cmd + o, sizeof cmd - o, "%s%s", i ? " " : "", argv[i]);
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     lmb_record_param_str(&rec, "command", cmd);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "lat_cmd");

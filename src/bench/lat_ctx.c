@@ -253,7 +253,7 @@ static int lat_ctx_main(struct lmb_ctx *ctx, int argc, char **argv)
             memset(&res, 0, sizeof res);
             lmb_result_set_status(&res, LMB_FAILED, "not measured: the overhead could not be");
         }
-        lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
+        lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
         lmb_record_param_int(&rec, "size_kb", (long long)kb);
         lmb_record_param_int(&rec, "procs", (long long)procs[i]);
         rec.classic = LMB_CLASSIC_COUNT_2F;

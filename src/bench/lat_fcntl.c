@@ -162,7 +162,7 @@ static int lat_fcntl_main(struct lmb_ctx *ctx, int argc, char **argv)
     (void)argv;
     if (argc > 0)
         return lmb_usage_error(ctx, "no operands expected");
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "Fcntl lock latency");
     fd = lmb_tmpfile("lmbench-fcntl", path, sizeof path);

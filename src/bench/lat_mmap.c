@@ -127,7 +127,7 @@ static int lat_mmap_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (size == 0)
         return lmb_usage_error(ctx, "the size must be at least 1 byte");
 
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     lmb_record_param_int(&rec, "size_bytes", (long long)size);
     lmb_record_param_str(&rec, "file", argv[1]);
     if (lmb_opt_given(ctx, 'r'))

@@ -136,7 +136,7 @@ static int lat_pagefault_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (argc > 1)
         return lmb_usage_error(ctx, "too many arguments");
 
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     lmb_record_param_str(&rec, "file", argv[0]);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "Pagefaults on %s", argv[0]);

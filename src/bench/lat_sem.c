@@ -131,7 +131,7 @@ static int lat_sem_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (argc > 0)
         return lmb_usage_error(ctx, "no operands expected");
     lmb_measure(ctx, &t, &res);
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "Semaphore latency");
     lmb_report_add(&ctx->report, &rec, &res);

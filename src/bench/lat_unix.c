@@ -55,7 +55,7 @@ static int lat_unix_main(struct lmb_ctx *ctx, int argc, char **argv)
     x.msg = (size_t)m;
     lmb_exchange_roundtrip(&t, &x);
     lmb_measure(ctx, &t, &res);
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     lmb_record_param_int(&rec, "msg_bytes", (long long)m);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "AF_UNIX sock stream latency");

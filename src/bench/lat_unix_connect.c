@@ -176,7 +176,7 @@ static int lat_unix_connect_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (lmb_opt_given(ctx, 's') || lmb_opt_given(ctx, 'S'))
         return LMB_EXIT_OK;
 
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_US);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "UNIX connection cost");
     if (lmb_tmpdir(NULL, "lmbench-uc", dir, sizeof dir) != 0)

@@ -183,7 +183,7 @@ static int lmdd_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (st.fsync_out && st.out == NULL)
         return lmb_usage_error(ctx, "fsync=1 needs an output file");
 
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_MBS);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_MBS);
     rec.classic = LMB_CLASSIC_LMDD;
     rec.classic_mode = (int)print;
     snprintf(rec.label, sizeof rec.label, "%s", val[K_LABEL] ? val[K_LABEL] : "");

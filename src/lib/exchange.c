@@ -213,7 +213,7 @@ int lmb_exchange_bw_main(struct lmb_ctx *ctx, int argc, char **argv,
     x.total = total;
     lmb_exchange_stream(&t, &x);
     lmb_measure(ctx, &t, &res);
-    lmb_record_init(&rec, ctx->bench->name, "null", LMB_UNIT_MBS);
+    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_MBS);
     lmb_record_param_int(&rec, "msg_bytes", (long long)m);
     lmb_record_param_int(&rec, "total_bytes", (long long)total);
     rec.classic = LMB_CLASSIC_LABEL_MBSEC;

@@ -81,11 +81,13 @@ interrupted() {
 }
 
 # The JSON checks every record of a simple one-result command shares.
-# json_one_record FILE BENCH CASE UNIT
+# json_one_record FILE BENCH CASE UNIT (CASE null: the JSON null of a command
+# without variants)
 json_one_record() {
+    if [ "$3" = null ]; then _jcase=null; else _jcase="\"$3\""; fi
     json_checks "$1" <<EOF
 --json: one result, benchmark $2, case $3
-    .results | length == 1 and .[0].benchmark == "$2" and .[0].case == "$3"
+    .results | length == 1 and .[0].benchmark == "$2" and .[0].case == $_jcase
 --json: unit $4, status ok, a positive value, the median of 3 samples
     .results[0] | .unit == "$4" and .status == "ok" and .value > 0
     and (.samples | length) == 3 and .value == .stats.median
