@@ -4,15 +4,18 @@
  * lmbench 3's results file, with the profiles it belongs to and its arguments.
  * Tokens in the arguments: $MB (the memory size in MiB), $FSZ (the file size in
  * MiB), $FILE (the scratch file in FSDIR), $LABEL (lmdd's label naming it),
- * $FSDIR, $HOST (localhost or a remote host), $X (the value of the entry's
- * sweep). */
+ * $FSDIR, $HOST (localhost or a remote host), $PEER ("-l" locally: the other
+ * end as the harness's partner; a remote host's name), $X (the value of the
+ * entry's sweep). */
 #include "steps.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "lib/sched.h"
 #include "registry.h"
 
 enum { Q = 1, D = 2, F = 4, ALLP = Q | D | F };
@@ -39,6 +42,8 @@ struct entry {
     const char *header_key;
     bool server;
     double weight;
+    bool placements;           /* two-ended: measured with both ends on one CPU and on
+                                  two (when the run leaves placement to the suite) */
 };
 
 #define HW "hardware"
@@ -47,73 +52,86 @@ struct entry {
 
 static const struct entry table[] = {
     /* The header's MHZ and LINE_SIZE lines come from these two. */
-    { ALLP, HW, NULL, false, "mhz", SW_NONE, "MHZ", false, 2 },
-    { ALLP, HW, NULL, false, "line", SW_NONE, "LINE_SIZE", false, 2 },
-    { ALLP, OS, NULL, false, "lat_syscall null", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_syscall read", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_syscall write", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_syscall stat", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_syscall fstat", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_syscall open", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_select -n $X file", SW_SELECT, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_select -n $X tcp", SW_SELECT, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_sig install", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_sig catch", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_sig prot", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_pipe", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_unix", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "lat_proc fork", SW_NONE, NULL, false, 2 },
-    { ALLP, OS, NULL, false, "lat_proc exec", SW_NONE, NULL, false, 2 },
-    { ALLP, OS, NULL, false, "lat_proc shell", SW_NONE, NULL, false, 2 },
-    { ALLP, HW, NULL, false, "lat_ops", SW_NONE, NULL, false, 4 },
-    { D | F, HW, NULL, false, "par_ops", SW_NONE, NULL, false, 4 },
+    { ALLP, HW, NULL, false, "mhz", SW_NONE, "MHZ", false, 2, false },
+    { ALLP, HW, NULL, false, "line", SW_NONE, "LINE_SIZE", false, 2, false },
+    { ALLP, OS, NULL, false, "lat_syscall null", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_syscall read", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_syscall write", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_syscall stat", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_syscall fstat", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_syscall open", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_select -n $X file", SW_SELECT, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_select -n $X tcp", SW_SELECT, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_sig install", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_sig catch", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_sig prot", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_pipe", SW_NONE, NULL, false, 1, true },
+    { ALLP, OS, NULL, false, "lat_unix", SW_NONE, NULL, false, 1, true },
+    { ALLP, OS, NULL, false, "lat_proc fork", SW_NONE, NULL, false, 2, false },
+    { ALLP, OS, NULL, false, "lat_proc exec", SW_NONE, NULL, false, 2, false },
+    { ALLP, OS, NULL, false, "lat_proc shell", SW_NONE, NULL, false, 2, false },
+    { ALLP, HW, NULL, false, "lat_ops", SW_NONE, NULL, false, 4, false },
+    { D | F, HW, NULL, false, "par_ops", SW_NONE, NULL, false, 4, false },
     /* Makes $FILE, which the file and mapping benchmarks read. */
     { ALLP, OS, NULL, false, "lmdd label=$LABEL of=$FILE move=$FSZm fsync=1 print=3",
-      SW_NONE, NULL, false, 2 },
-    { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 1 },
-    { ALLP, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 4 },
-    { ALLP, NET, NULL, false, "lat_udp $HOST", SW_NONE, NULL, true, 1 },
-    { ALLP, NET, NULL, false, "lat_tcp $HOST", SW_NONE, NULL, true, 1 },
-    { ALLP, NET, NULL, false, "lat_rpc $HOST", SW_NONE, NULL, true, 2 },
-    { ALLP, NET, NULL, false, "lat_connect $HOST", SW_NONE, NULL, true, 1 },
-    { ALLP, NET, "Socket bandwidth using $HOST", true, "bw_tcp -m $X $HOST", SW_TCP, NULL, true, 1 },
-    { ALLP, OS, NULL, false, "bw_unix", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, NULL, false, "bw_pipe", SW_NONE, NULL, false, 1 },
-    { ALLP, OS, "\"read bandwidth", true, "bw_file_rd $X io_only $FILE", SW_FILE, NULL, false, 1 },
+      SW_NONE, NULL, false, 2, false },
+    { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 1, false },
+    { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 1, false },
+    { ALLP, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 4, false },
+    /* $PEER: "-l" on this machine (no server: the harness starts the other end
+     * as a partner and places both), the host's name against a remote host
+     * (its server started there over ssh). */
+    { ALLP, NET, NULL, false, "lat_udp $PEER", SW_NONE, NULL, true, 1, true },
+    { ALLP, NET, NULL, false, "lat_tcp $PEER", SW_NONE, NULL, true, 1, true },
+    { ALLP, NET, NULL, false, "lat_rpc $HOST", SW_NONE, NULL, true, 2, false },
+    { ALLP, NET, NULL, false, "lat_connect $PEER", SW_NONE, NULL, true, 1, true },
+    { ALLP, NET, "Socket bandwidth using $HOST", true, "bw_tcp -m $X $PEER", SW_TCP, NULL, true, 1,
+      true },
+    { ALLP, OS, NULL, false, "bw_unix", SW_NONE, NULL, false, 1, true },
+    { ALLP, OS, NULL, false, "bw_pipe", SW_NONE, NULL, false, 1, true },
+    { ALLP, OS, "\"read bandwidth", true, "bw_file_rd $X io_only $FILE",
+      SW_FILE, NULL, false, 1, false },
     { D | F, OS, "\"read open2close bandwidth", true, "bw_file_rd $X open2close $FILE", SW_FILE,
-      NULL, false, 1 },
+      NULL, false, 1, false },
     { ALLP, OS, "\"Mmap read bandwidth", true, "bw_mmap_rd $X mmap_only $FILE", SW_FILE, NULL,
-      false, 1 },
+      false, 1, false },
     { D | F, OS, "\"Mmap read open2close bandwidth", true, "bw_mmap_rd $X open2close $FILE",
-      SW_FILE, NULL, false, 1 },
-    { ALLP, HW, "\"libc bcopy unaligned", true, "bw_mem $X bcopy", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "\"libc bcopy aligned", true, "bw_mem $X bcopy conflict", SW_MEM_AUX, NULL, false, 1 },
-    { D | F, HW, "Memory bzero bandwidth", true, "bw_mem $X bzero", SW_MEM_AUX, NULL, false, 1 },
-    { ALLP, HW, "\"unrolled bcopy unaligned", true, "bw_mem $X fcp", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "\"unrolled partial bcopy unaligned", true, "bw_mem $X cp", SW_MEM_AUX, NULL, false, 1 },
-    { ALLP, HW, "Memory read bandwidth", true, "bw_mem $X frd", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "Memory partial read bandwidth", true, "bw_mem $X rd", SW_MEM_AUX, NULL, false, 1 },
-    { ALLP, HW, "Memory write bandwidth", true, "bw_mem $X fwr", SW_MEM, NULL, false, 1 },
-    { D | F, HW, "Memory partial write bandwidth", true, "bw_mem $X wr", SW_MEM_AUX, NULL, false, 1 },
+      SW_FILE, NULL, false, 1, false },
+    { ALLP, HW, "\"libc bcopy unaligned", true, "bw_mem $X bcopy", SW_MEM, NULL, false, 1, false },
+    { D | F, HW, "\"libc bcopy aligned", true, "bw_mem $X bcopy conflict",
+      SW_MEM_AUX, NULL, false, 1, false },
+    { D | F, HW, "Memory bzero bandwidth", true, "bw_mem $X bzero",
+      SW_MEM_AUX, NULL, false, 1, false },
+    { ALLP, HW, "\"unrolled bcopy unaligned", true, "bw_mem $X fcp",
+      SW_MEM, NULL, false, 1, false },
+    { D | F, HW, "\"unrolled partial bcopy unaligned", true, "bw_mem $X cp",
+      SW_MEM_AUX, NULL, false, 1, false },
+    { ALLP, HW, "Memory read bandwidth", true, "bw_mem $X frd", SW_MEM, NULL, false, 1, false },
+    { D | F, HW, "Memory partial read bandwidth", true, "bw_mem $X rd",
+      SW_MEM_AUX, NULL, false, 1, false },
+    { ALLP, HW, "Memory write bandwidth", true, "bw_mem $X fwr", SW_MEM, NULL, false, 1, false },
+    { D | F, HW, "Memory partial write bandwidth", true, "bw_mem $X wr",
+      SW_MEM_AUX, NULL, false, 1, false },
     { D | F, HW, "Memory partial read/write bandwidth", true, "bw_mem $X rdwr", SW_MEM_AUX, NULL,
-      false, 1 },
-    { ALLP, OS, NULL, false, "lat_ctx -s $X", SW_CTX, NULL, false, 6 },
-    { ALLP, HW, NULL, false, "tlb", SW_NONE, NULL, false, 4 },
-    { ALLP, HW, "Memory load parallelism", true, "par_mem", SW_NONE, NULL, false, 6 },
-    { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 2 },
-    { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 2 },
-    { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 30 },
-    { D, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 60 },
+      false, 1, false },
+    { ALLP, OS, NULL, false, "lat_ctx -s $X", SW_CTX, NULL, false, 6, true },
+    { ALLP, HW, NULL, false, "tlb", SW_NONE, NULL, false, 4, false },
+    { ALLP, HW, "Memory load parallelism", true, "par_mem", SW_NONE, NULL, false, 6, false },
+    { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 2, false },
+    { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 2, false },
+    { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 30, false },
+    { D, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 60, false },
     { F, HW, "Memory load latency", false, "lat_mem_rd $MB 16 32 64 128 256 512 1024", SW_NONE,
-      NULL, false, 210 },
-    { Q | D, HW, "Random load latency", false, "lat_mem_rd -t $MB 64", SW_NONE, NULL, false, 40 },
-    { F, HW, "Random load latency", false, "lat_mem_rd -t $MB 16", SW_NONE, NULL, false, 40 },
+      NULL, false, 210, false },
+    { Q | D, HW, "Random load latency", false, "lat_mem_rd -t $MB 64",
+      SW_NONE, NULL, false, 40, false },
+    { F, HW, "Random load latency", false, "lat_mem_rd -t $MB 16",
+      SW_NONE, NULL, false, 40, false },
     /* Beyond lmbench 3's results file: the other benchmarks of its suite. */
-    { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 1 },
-    { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 1 },
-    { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 1 },
-    { F, HW, NULL, false, "cache", SW_NONE, NULL, false, 20 },
+    { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 1, true },
+    { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 1, true },
+    { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 1, true },
+    { F, HW, NULL, false, "cache", SW_NONE, NULL, false, 20, false },
 };
 
 static unsigned profile_bit(const char *p)
@@ -269,6 +287,9 @@ static void expand_word(const char *w, char *out, size_t len, const struct lmb_p
             } else if (strncmp(w, "$HOST", 5) == 0) {
                 val = host;
                 skip = 5;
+            } else if (strncmp(w, "$PEER", 5) == 0) {
+                val = host != NULL && strcmp(host, "localhost") == 0 ? "-l" : host;
+                skip = 5;
             } else if (strncmp(w, "$X", 2) == 0) {
                 val = x;
                 skip = 2;
@@ -326,17 +347,38 @@ static void add_common(struct lmb_step *s, const struct lmb_bench *b, const stru
     }
 }
 
+/* How many placements a two-ended entry is measured in, here: both ends on
+ * one CPU and on two different CPUs when the run leaves placement to the suite
+ * (LMBENCH_SCHED DEFAULT) and at least two CPUs may be used; else once, as the
+ * run says. Remote measurements have no partner to place. */
+static int placements_of(const struct entry *e, const struct lmb_sconf *c, bool remote)
+{
+    struct lmb_sched sc;
+    char why[200];
+
+    if (!e->placements || remote || strcasecmp(c->sched, "DEFAULT") != 0)
+        return 1;
+    if (lmb_sched_setup(&sc, NULL, c->cpus[0] ? c->cpus : NULL, why, sizeof why) != 0)
+        return 1;
+    return sc.ncpus >= 2 ? 2 : 1;
+}
+
 static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lmb_sconf *c,
                       unsigned prof, unsigned long long fsz, const char *host, bool remote)
 {
+    static const char *const sched_of[] = { "SINGLE", "UNIQUE" };
+    static const char *const where[] = { " [one CPU]", " [two CPUs]" };
     char vals[64][64], words[LMB_STEP_MAX_ARGS][1200], cmd[64];
     size_t nv = sweep_values(e->sweep, prof, p->mb, fsz, vals, 64), nw = 0;
     const char *a = e->args;
     const struct lmb_bench *b;
+    int npl = placements_of(e, c, remote);
+    bool peer_local = strstr(a, "$PEER") != NULL && !remote;
 
     sscanf(a, "%63s", cmd);
     b = lmb_find_bench(cmd);
-    for (size_t k = 0; k < nv; k++) {
+    for (size_t k = 0; k < nv; k++)
+    for (int pl = 0; pl < npl; pl++) {
         struct lmb_step *s = new_step(p);
         char expanded[1024], *tok, *save = NULL;
         size_t o = 0;
@@ -345,10 +387,15 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
             return;
         s->group = e->group;
         s->header_key = e->header_key;
-        s->server = e->server;
+        s->server = e->server && !peer_local;   /* -l needs no server */
         s->host = host;
         s->remote = remote;
         s->weight = e->weight;
+        if (e->placements && !remote && strcasecmp(c->sched, "DEFAULT") == 0) {
+            /* One CPU even when only one may be used: the figure is then one. */
+            s->sched = sched_of[pl];
+            s->json_only = pl == 1;
+        }
         /* Expand word by word; a sweep value of several words (lat_ctx) splits. */
         nw = 0;
         snprintf(expanded, sizeof expanded, "%s", a);
@@ -381,7 +428,9 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
             else
                 o += (size_t)snprintf(s->name + o, sizeof s->name - o, "%s%s", i ? " " : "", w);
         }
-        if (k == 0 && e->before) {
+        if (s->sched != NULL && o < sizeof s->name)
+            snprintf(s->name + o, sizeof s->name - o, "%s", where[pl]);
+        if (k == 0 && pl == 0 && e->before) {
             /* The section line, with its host for the socket bandwidth section. */
             static char sections[8][160];
             static int ns;
@@ -393,11 +442,13 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
                 s->before = e->before;
             }
         }
-        s->blank_after = e->blank_after && k + 1 == nv;
+        /* The blank line closes the raw file's section: after the last step whose
+         * lines go there. */
+        s->blank_after = e->blank_after && k + 1 == nv && pl == 0;
         if (b == NULL) {
             snprintf(s->skip, sizeof s->skip, "%s is not built in this lmbench yet", cmd);
         } else if (b->supported != NULL && b->supported() != NULL) {
-            snprintf(s->skip, sizeof s->skip, "%s", b->supported());
+            snprintf(s->skip, sizeof s->skip, "%s: %s", cmd, b->supported());
         }
     }
 }

@@ -28,6 +28,10 @@ struct lmb_step {
     const char *host;             /* the server's host for server steps */
     bool remote;                  /* the server runs on host, started over ssh */
     double weight;                /* relative cost, for the ETA */
+    const char *sched;            /* LMBENCH_SCHED for this step, or NULL: the run's */
+    bool json_only;               /* its classic lines stay out of the raw file (the
+                                     second placement of a two-ended benchmark: lmbench 3
+                                     had one line, the raw file keeps the same-CPU one) */
 };
 
 struct lmb_plan {
