@@ -88,9 +88,9 @@ trap 'exit 143' TERM
 
 # --- binaries of another architecture, run under LMBENCH_RUNNER ---------------------
 
-# _wrap REAL DIR: DIR/NAME for each file or link of the build's directory REAL:
-# lmbench (and hello) become scripts that exec the runner with argv[0] set to
-# the name they were called by; links stay links to them, as in the build.
+# _wrap REAL DIR TARGET: DIR/NAME for each file or link of the build's directory
+# REAL: files become scripts that exec the runner on TARGET/NAME with argv[0] set
+# to the name they were called by (qemu's -0); links stay links, as in the build.
 _wrap() {
     mkdir -p "$2" || return 1
     for _f in "$1"/*; do
@@ -99,19 +99,28 @@ _wrap() {
         if [ -L "$_f" ]; then
             ln -s "$(readlink "$_f")" "$2/$_b" || return 1
         else
-            printf '#!/bin/sh\nexec %s -0 "$0" %s "$@"\n' "$LMBENCH_RUNNER" "$_f" >"$2/$_b" &&
+            printf '#!/bin/sh\nexec %s -0 "$0" %s "$@"\n' "$LMBENCH_RUNNER" "$3/$_b" >"$2/$_b" &&
                 chmod +x "$2/$_b" || return 1
         fi
     done
 }
 
+# Under qemu-user a binary finds its helpers through /proc/self/exe, which names
+# the emulated file itself: $T/build/.target holds a copy of the build's
+# binaries (bin/) whose libexec/lmbench/hello is a wrapper too, so that lat_proc's
+# exec of the helper is a native exec of a script that starts qemu again; no
+# binfmt_misc registration is needed. $T/build/bin holds the wrappers the tests
+# call, each running the copy in .target/bin.
 if [ -n "${LMBENCH_RUNNER:-}" ]; then
     if ! command -v "${LMBENCH_RUNNER%% *}" >/dev/null 2>&1; then
         echo "Bail out! LMBENCH_RUNNER: no ${LMBENCH_RUNNER%% *} here"
         exit 255
     fi
-    if ! _wrap "$LMBENCH_BUILD/bin" "$T/build/bin" ||
-       ! _wrap "$LMBENCH_BUILD/libexec/lmbench" "$T/build/libexec/lmbench"; then
+    _tg=$T/build/.target
+    if ! mkdir -p "$_tg/bin" || ! cp -P "$LMBENCH_BUILD/bin"/* "$_tg/bin/" ||
+       ! _wrap "$LMBENCH_BUILD/libexec/lmbench" "$_tg/libexec/lmbench" "$LMBENCH_BUILD/libexec/lmbench" ||
+       ! _wrap "$LMBENCH_BUILD/bin" "$T/build/bin" "$_tg/bin" ||
+       ! _wrap "$LMBENCH_BUILD/libexec/lmbench" "$T/build/libexec/lmbench" "$LMBENCH_BUILD/libexec/lmbench"; then
         echo "Bail out! cannot make the runner's wrappers in $T/build"
         exit 255
     fi
@@ -119,7 +128,7 @@ if [ -n "${LMBENCH_RUNNER:-}" ]; then
     for _d in "$LMBENCH_BUILD"/*; do
         case ${_d##*/} in
         bin | libexec) ;;
-        *) ln -s "$_d" "$T/build/${_d##*/}" ;;
+        *) ln -s "$_d" "$T/build/${_d##*/}" && ln -s "$_d" "$_tg/${_d##*/}" ;;
         esac
     done
     LMBENCH_BUILD=$T/build
