@@ -59,6 +59,83 @@ void lmb_result_set_status(struct lmb_result *r, enum lmb_status s, const char *
     va_end(ap);
 }
 
+/* --- results computed from results ------------------------------------------ */
+
+static void copy_placement(struct lmb_result *out, const struct lmb_result *from)
+{
+    out->copies = from->copies;
+    out->policy = from->policy;
+    out->iters = from->iters;
+    if (from->copies > 0 && from->cpu_assigned != NULL && from->cpu_ran != NULL) {
+        out->cpu_assigned = malloc(from->copies * sizeof *out->cpu_assigned);
+        out->cpu_ran = malloc(from->copies * sizeof *out->cpu_ran);
+        if (out->cpu_assigned == NULL || out->cpu_ran == NULL) {
+            free(out->cpu_assigned);
+            free(out->cpu_ran);
+            out->cpu_assigned = out->cpu_ran = NULL;
+            out->copies = 0;
+            return;
+        }
+        memcpy(out->cpu_assigned, from->cpu_assigned, from->copies * sizeof *out->cpu_assigned);
+        memcpy(out->cpu_ran, from->cpu_ran, from->copies * sizeof *out->cpu_ran);
+    } else {
+        out->copies = 0;
+    }
+}
+
+int lmb_result_derive(struct lmb_result *out, const struct lmb_result *a,
+                      const struct lmb_result *b, double (*f)(double a, double b, void *arg),
+                      void *arg)
+{
+    memset(out, 0, sizeof *out);
+    copy_placement(out, a);
+    out->elapsed_s = a->elapsed_s + (b != NULL ? b->elapsed_s : 0);
+    if (a->status != LMB_OK) {
+        lmb_result_set_status(out, a->status, "%s", a->reason);
+        return 0;
+    }
+    if (b != NULL && b->status != LMB_OK) {
+        lmb_result_set_status(out, b->status, "%s", b->reason);
+        return 0;
+    }
+    if (b != NULL && b->n != a->n) {
+        lmb_result_set_status(out, LMB_FAILED, "results of %zu and %zu samples cannot be combined",
+                              a->n, b->n);
+        return -1;
+    }
+    if (a->n > 0) {
+        out->samples = malloc(a->n * sizeof *out->samples);
+        if (out->samples == NULL) {
+            lmb_result_set_status(out, LMB_FAILED, "out of memory");
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < a->n; i++)
+        out->samples[i] = f(a->samples[i], b != NULL ? b->samples[i] : 0.0, arg);
+    out->n = a->n;
+    out->status = LMB_OK;
+    return 0;
+}
+
+int lmb_result_values(struct lmb_result *out, const double *v, size_t n,
+                      const struct lmb_result *from)
+{
+    memset(out, 0, sizeof *out);
+    if (from != NULL)
+        copy_placement(out, from);
+    if (n > 0) {
+        out->samples = malloc(n * sizeof *out->samples);
+        if (out->samples == NULL) {
+            lmb_result_set_status(out, LMB_FAILED, "out of memory");
+            return -1;
+        }
+        memcpy(out->samples, v, n * sizeof *v);
+    }
+    out->n = n;
+    out->status = LMB_OK;
+    return 0;
+}
+
 /* --- units ---------------------------------------------------------------- */
 
 const char *lmb_unit_name(enum lmb_unit u)
@@ -67,18 +144,33 @@ const char *lmb_unit_name(enum lmb_unit u)
     case LMB_UNIT_US: return "us";
     case LMB_UNIT_NS: return "ns";
     case LMB_UNIT_MBS: return "MB/s";
+    case LMB_UNIT_MHZ: return "MHz";
+    case LMB_UNIT_BYTES: return "bytes";
+    case LMB_UNIT_PAGES: return "pages";
+    case LMB_UNIT_MB: return "MB";
+    case LMB_UNIT_RATIO: return "x";
     }
     return "";
 }
 
 const char *lmb_metric_name(enum lmb_unit u)
 {
-    return u == LMB_UNIT_MBS ? "bandwidth" : "latency";
+    switch (u) {
+    case LMB_UNIT_US:
+    case LMB_UNIT_NS: return "latency";
+    case LMB_UNIT_MBS: return "bandwidth";
+    case LMB_UNIT_MHZ: return "frequency";
+    case LMB_UNIT_BYTES:
+    case LMB_UNIT_PAGES:
+    case LMB_UNIT_MB: return "size";
+    case LMB_UNIT_RATIO: return "parallelism";
+    }
+    return "";
 }
 
 bool lmb_unit_higher_is_better(enum lmb_unit u)
 {
-    return u == LMB_UNIT_MBS;
+    return u != LMB_UNIT_US && u != LMB_UNIT_NS;
 }
 
 /* Samples arrive in SI (ns per operation, bytes per second); a value in the
@@ -89,6 +181,11 @@ static double unit_divisor(enum lmb_unit u)
     case LMB_UNIT_US: return 1e3;
     case LMB_UNIT_NS: return 1.0;
     case LMB_UNIT_MBS: return 1e6;
+    case LMB_UNIT_MHZ:
+    case LMB_UNIT_BYTES:
+    case LMB_UNIT_PAGES:
+    case LMB_UNIT_MB:
+    case LMB_UNIT_RATIO: return 1.0;   /* computed in the unit itself */
     }
     return 1.0;
 }
@@ -194,6 +291,48 @@ size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len)
     }
     case LMB_CLASSIC_MEMLAT:
         n = snprintf(buf, len, "%.5f %.3f\n", r->classic_x / (1024.0 * 1024.0), r->value);
+        break;
+    /* The processor and memory benchmarks' shapes. */
+    case LMB_CLASSIC_LABEL_NS:
+        n = snprintf(buf, len, "%s: %.2f nanoseconds\n", r->label, r->value);
+        break;
+    case LMB_CLASSIC_LABEL_MBSEC:
+        n = snprintf(buf, len, "%s: %.2f MB/sec\n", r->label, r->value);
+        break;
+    case LMB_CLASSIC_LABEL_VALUE:
+        n = snprintf(buf, len, "%s: %.2f\n", r->label, r->value);
+        break;
+    case LMB_CLASSIC_MHZ:
+        n = snprintf(buf, len, "%.0f MHz, %.4f nanosec clock\n", r->value, 1000.0 / r->value);
+        break;
+    case LMB_CLASSIC_PERIOD:
+        n = snprintf(buf, len, "%.4f\n", 1000.0 / r->value);
+        break;
+    case LMB_CLASSIC_INT:
+        n = snprintf(buf, len, "%.0f\n", r->value);
+        break;
+    case LMB_CLASSIC_LABEL_INT:
+        n = snprintf(buf, len, "%s: %.0f %s\n", r->label, r->value, lmb_unit_name(r->unit));
+        break;
+    case LMB_CLASSIC_TLB_NS:
+        n = snprintf(buf, len, "%s: %.0f %s %.5f nanoseconds\n", r->label, r->value,
+                     lmb_unit_name(r->unit), r->classic_extra[0]);
+        break;
+    case LMB_CLASSIC_CACHE:
+        n = snprintf(buf, len, "L%.0f cache: %.0f bytes %.2f nanoseconds %.0f linesize "
+                               "%.2f parallelism\n",
+                     r->classic_x, r->value, r->classic_extra[0], r->classic_extra[1],
+                     r->classic_extra[2]);
+        break;
+    case LMB_CLASSIC_CACHE_MEM:
+        n = snprintf(buf, len, "Memory latency: %.2f nanoseconds %.2f parallelism\n", r->value,
+                     r->classic_extra[0]);
+        break;
+    case LMB_CLASSIC_SIZE_VALUE:
+        n = snprintf(buf, len, "%.6f %.2f\n", r->classic_x / 1e6, r->value);
+        break;
+    case LMB_CLASSIC_FLOAT:
+        n = snprintf(buf, len, "%f\n", r->value);
         break;
     }
     if (n < 0)

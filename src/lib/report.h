@@ -41,6 +41,27 @@ struct lmb_result {
 
 void lmb_result_free(struct lmb_result *r);
 
+/* --- results computed from results -------------------------------------------
+ * For quantities that are not one timed loop: an operation's latency as the
+ * difference of two chain lengths, a parallelism as the ratio of two
+ * latencies, a clock rate from a period, a cache size read off a curve. */
+
+/* One sample per repetition: out->samples[i] = f(a->samples[i], b->samples[i],
+ * arg) (b may be NULL: f gets 0 for it). a and b must have the same number of
+ * samples, and are left as they are. out takes a's copies, placement and
+ * iterations, the summed elapsed time, and the first status of a, b that is
+ * not ok (with its reason); when both are ok it is ok. Returns 0, or -1 with
+ * out failed (memory short, or a and b of different lengths). */
+int lmb_result_derive(struct lmb_result *out, const struct lmb_result *a,
+                      const struct lmb_result *b, double (*f)(double a, double b, void *arg),
+                      void *arg);
+
+/* A result holding n computed values (a level's size, the latencies of the
+ * points of a plateau ...): status ok, copies and placement from `from` when
+ * given (else none), elapsed 0. Returns 0, or -1 with out failed. */
+int lmb_result_values(struct lmb_result *out, const double *v, size_t n,
+                      const struct lmb_result *from);
+
 /* A result with no measurement: status and reason only. */
 void lmb_result_set_status(struct lmb_result *r, enum lmb_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -49,6 +70,14 @@ enum lmb_unit {
     LMB_UNIT_US,      /* latency in microseconds */
     LMB_UNIT_NS,      /* latency in nanoseconds */
     LMB_UNIT_MBS,     /* bandwidth in 10^6 bytes per second */
+    /* Units of the processor and memory benchmarks. Their samples are already
+     * in the unit (not SI): they are computed, with lmb_result_derive or
+     * lmb_result_values, rather than timed. */
+    LMB_UNIT_MHZ,     /* a clock rate in MHz (metric "frequency") */
+    LMB_UNIT_BYTES,   /* a size in bytes (metric "size") */
+    LMB_UNIT_PAGES,   /* a count of pages (metric "size") */
+    LMB_UNIT_MB,      /* a size in MB of 2^20 bytes, as memsize prints it (metric "size") */
+    LMB_UNIT_RATIO,   /* a dimensionless ratio, "x" (metric "parallelism") */
 };
 
 /* The statistic shown in the classic line. */
@@ -63,6 +92,21 @@ enum lmb_classic {
     LMB_CLASSIC_LABEL_US,    /* "<label>: %.4f microseconds" */
     LMB_CLASSIC_SIZE_MBS,    /* "%.6f %.2f" (size < 1 MB) or "%.2f %.2f": size MB, MB/s */
     LMB_CLASSIC_MEMLAT,      /* "%.5f %.3f": size MiB, ns */
+    /* Shapes of the processor and memory benchmarks. classic_extra holds the
+     * other numbers of a line that shows several (cache, tlb -c). */
+    LMB_CLASSIC_LABEL_NS,    /* "<label>: %.2f nanoseconds" (lat_ops, STREAM, lat_rand) */
+    LMB_CLASSIC_LABEL_MBSEC, /* "<label>: %.2f MB/sec" (STREAM) */
+    LMB_CLASSIC_LABEL_VALUE, /* "<label>: %.2f" (par_ops) */
+    LMB_CLASSIC_MHZ,         /* "%d MHz, %.4f nanosec clock": MHz, 1000 / MHz */
+    LMB_CLASSIC_PERIOD,      /* "%.4f": 1000 / value, the period in ns of a MHz value */
+    LMB_CLASSIC_INT,         /* "%d": the value rounded (line, memsize) */
+    LMB_CLASSIC_LABEL_INT,   /* "<label>: %d <unit>" ("tlb: 64 pages", "cache line size: 64 bytes") */
+    LMB_CLASSIC_TLB_NS,      /* "<label>: %d <unit> %.5f nanoseconds": extra[0] ns */
+    LMB_CLASSIC_CACHE,       /* "L%d cache: %d bytes %.2f nanoseconds %d linesize %.2f parallelism":
+                                level classic_x, size value, extra[0..2] ns, line, parallelism */
+    LMB_CLASSIC_CACHE_MEM,   /* "Memory latency: %.2f nanoseconds %.2f parallelism": extra[0] */
+    LMB_CLASSIC_SIZE_VALUE,  /* "%.6f %.2f": size MB (10^6 bytes, classic_x), value (par_mem) */
+    LMB_CLASSIC_FLOAT,       /* "%f" (lat_dram_page) */
 };
 
 enum lmb_param_type { LMB_PARAM_INT, LMB_PARAM_STR, LMB_PARAM_BOOL };
@@ -86,6 +130,7 @@ struct lmb_record {
     enum lmb_classic classic;
     char label[96];            /* LMB_CLASSIC_LABEL_US */
     double classic_x;          /* bytes, for SIZE_MBS and MEMLAT */
+    double classic_extra[3];   /* more numbers of a compound line (CACHE, TLB_NS ...) */
     struct lmb_result result;  /* owned by the record once added */
     /* Filled by lmb_record_finish: */
     double *values;            /* samples in `unit` */
