@@ -1,97 +1,143 @@
 // SPDX-License-Identifier: MIT
 /* lat_mem_rd: memory load latency over working-set sizes, by pointer chasing. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../lib/bench.h"
+#include "../lib/chase.h"
 #include "../lib/mem.h"
 #include "../lib/sizes.h"
 #include "../lib/sysinfo.h"
 
-/* Dependent loads per iteration of the timed loop: the loop's own branch is one
- * instruction in LOADS and overlaps with the chain, so it costs nothing
- * measurable and is not subtracted. */
-#define LOADS 256
 #define MIN_SIZE 512
+/* The chain's random orders come from this seed: the same chain on every run. */
+#define SEED 0x6c6d62656e6368ULL
+/* The transparent huge page size asked for with -H. */
+#define HUGE_PAGE (2u << 20)
+
+/* How the chain runs through the working set. */
+enum mode {
+    MODE_STRIDE,   /* lmbench 3's: one stride backwards at a time */
+    MODE_RANDOM,   /* -t: one random cycle */
+    MODE_PAGE,     /* -p: random inside each page, pages in random order */
+    MODE_HUGE,     /* -H: one random cycle over transparent huge pages */
+};
+
+static const char *const mode_case[] = {
+    [MODE_STRIDE] = "stride",
+    [MODE_RANDOM] = "random",
+    [MODE_PAGE] = "page",
+    [MODE_HUGE] = "huge",
+};
 
 struct chase_state {
     size_t size;
     size_t stride;
-    bool random;
-    char *map;
+    enum mode mode;
+    size_t window;        /* MODE_PAGE: the page size */
+    char *map;            /* what was mapped (larger than size with -H, for alignment) */
     size_t maplen;
-    void **cur;
+    struct lmb_chase chase;
 };
 
-#define CHASE1 p = (void **)*p;
-#define CHASE4 CHASE1 CHASE1 CHASE1 CHASE1
-#define CHASE16 CHASE4 CHASE4 CHASE4 CHASE4
-#define CHASE64 CHASE16 CHASE16 CHASE16 CHASE16
-#define CHASE256 CHASE64 CHASE64 CHASE64 CHASE64
-
+/* The timed loop: lmb_chase_loop(1), 256 dependent loads per iteration. The
+ * loop's own branch, one per 256 loads, overlaps with the chain and is not
+ * subtracted. */
 static void run_chase(uint64_t n, void *s)
 {
     struct chase_state *st = s;
-    void **p = st->cur;
 
-    for (uint64_t i = 0; i < n; i++) {
-        CHASE256
-    }
-    st->cur = p;
+    lmb_chase_loop(1)(n, &st->chase);
 }
 
-/* splitmix64: a fixed seed, so that a chain is the same from run to run. */
-static uint64_t next_random(uint64_t *x)
+/* How much of [p, p + len) the kernel backs with huge pages, from
+ * /proc/self/smaps ("AnonHugePages" of the mapping that holds p). -1 if it
+ * cannot tell. */
+static long long huge_bytes(const void *p)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[256];
+    bool in = false;
+    long long kb = -1;
+
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+            continue;
+        }
+        if (in && sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
+            break;
+    }
+    fclose(f);
+    return kb < 0 ? -1 : kb * 1024;
 }
 
-/* Links the elements (one pointer every `stride` bytes) into one ring. Classic:
- * each element points one stride back, as lmbench 3's chain. Random: a single
- * cycle in random order (Sattolo's shuffle, done in place on the elements), so
- * that no prefetcher can guess the next address. */
+/* -H: a mapping aligned to the huge page size, advised to use huge pages,
+ * then touched; fails unless the kernel really backed all of it with them. */
+static char *huge_alloc(struct chase_state *st, char *err, size_t errlen)
+{
+    size_t len = (st->size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    char *p, *a;
+    long long got;
+
+    st->maplen = len + HUGE_PAGE;
+    p = mmap(NULL, st->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map %zu bytes: %s", st->maplen, strerror(errno));
+        return NULL;
+    }
+    st->map = p;
+    a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+    if (madvise(a, len, MADV_HUGEPAGE) != 0) {
+        snprintf(err, errlen, "huge pages: madvise: %s (transparent huge pages not available)",
+                 strerror(errno));
+        return NULL;
+    }
+    memset(a, 0, len);
+    got = huge_bytes(a);
+    if (got >= 0 && (size_t)got < len) {
+        snprintf(err, errlen, "the kernel gave %lld of %zu bytes in huge pages (see "
+                 "/sys/kernel/mm/transparent_hugepage/)", got, len);
+        return NULL;
+    }
+    return a;
+}
+
 static int chase_init(void *s, char *err, size_t errlen)
 {
     struct chase_state *st = s;
-    size_t count = st->size / st->stride;
+    enum lmb_chase_order order = LMB_CHASE_RANDOM;
     char *base;
 
-    st->maplen = st->size;
-    st->map = lmb_pages_alloc(st->maplen, 0, err, errlen);
-    if (st->map == NULL)
-        return -1;
-    base = st->map;
-#define SLOT(i) (*(uintptr_t *)(void *)(base + (i) * st->stride))
-    if (!st->random) {
-        for (size_t i = 0; i < count; i++)
-            SLOT(i) = (uintptr_t)(base + (i == 0 ? count - 1 : i - 1) * st->stride);
+    if (st->mode == MODE_HUGE) {
+        base = huge_alloc(st, err, errlen);
     } else {
-        uint64_t seed = 0x6c6d62656e6368ULL;
-        for (size_t i = 0; i < count; i++)
-            SLOT(i) = i;
-        for (size_t i = count - 1; i > 0; i--) {
-            size_t j = (size_t)(next_random(&seed) % i);
-            uintptr_t t = SLOT(i);
-            SLOT(i) = SLOT(j);
-            SLOT(j) = t;
-        }
-        for (size_t i = 0; i < count; i++)
-            SLOT(i) = (uintptr_t)(base + SLOT(i) * st->stride);
+        st->maplen = st->size;
+        base = st->map = lmb_pages_alloc(st->maplen, 0, err, errlen);
     }
-#undef SLOT
-    st->cur = (void **)(void *)base;
-    return 0;
+    if (base == NULL)
+        return -1;
+    if (st->mode == MODE_STRIDE)
+        order = LMB_CHASE_BACKWARD;
+    else if (st->mode == MODE_PAGE)
+        order = LMB_CHASE_WINDOW;
+    return lmb_chase_build(&st->chase, base, st->size, st->stride, order, st->window, SEED, 1,
+                           err, errlen);
 }
 
 static void chase_cleanup(void *s)
 {
     struct chase_state *st = s;
 
-    lmb_pages_free(st->map, st->maplen);
+    if (st->map != NULL)
+        lmb_pages_free(st->map, st->maplen);
     st->map = NULL;
 }
 
@@ -114,6 +160,8 @@ static uint64_t next_size(uint64_t s)
 
 static const struct lmb_optdef options[] = {
     { 't', NULL, "random order: one random cycle through the elements (defeats prefetchers)" },
+    { 'p', NULL, "page order: random inside each page, pages in random order (few TLB misses)" },
+    { 'H', NULL, "huge pages: the random cycle over transparent huge pages" },
 };
 
 /* len: a plain number is megabytes (2^20 bytes), as lmbench 3; or a size
@@ -133,10 +181,10 @@ static int parse_len(const char *a, uint64_t *len, char *err, size_t errlen)
 }
 
 /* The record of one point of a curve. */
-static void point_record(struct lmb_record *rec, const struct lmb_ctx *ctx, bool random,
+static void point_record(struct lmb_record *rec, const struct lmb_ctx *ctx, enum mode mode,
                          uint64_t size, uint64_t stride)
 {
-    lmb_record_init(rec, ctx->bench->name, random ? "random" : "stride", LMB_UNIT_NS);
+    lmb_record_init(rec, ctx->bench->name, mode_case[mode], LMB_UNIT_NS);
     lmb_record_param_int(rec, "size_bytes", (long long)size);
     lmb_record_param_int(rec, "stride_bytes", (long long)stride);
     rec->headline = LMB_HEAD_MIN;
@@ -148,8 +196,20 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     uint64_t len, strides[64];
     size_t nstrides = 0;
-    bool random = lmb_opt_given(ctx, 't');
+    enum mode mode = MODE_STRIDE;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
     char err[256];
+
+    if (lmb_opt_given(ctx, 'p') && lmb_opt_given(ctx, 'H'))
+        return lmb_usage_error(ctx, "-p and -H are different orders: give one");
+    if (lmb_opt_given(ctx, 'p') && lmb_opt_given(ctx, 't'))
+        return lmb_usage_error(ctx, "-p and -t are different orders: give one");
+    if (lmb_opt_given(ctx, 't'))
+        mode = MODE_RANDOM;
+    if (lmb_opt_given(ctx, 'p'))
+        mode = MODE_PAGE;
+    if (lmb_opt_given(ctx, 'H'))
+        mode = MODE_HUGE;
 
     if (argc < 1)
         return lmb_usage_error(ctx, "needs the largest size in MB");
@@ -176,22 +236,29 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         strides[nstrides++] = (uint64_t)lmb_cache_line_size();
     if (lmb_memory_fits(len, ctx->opt.parallel, err, sizeof err) != 0) {
         struct lmb_record rec;
-        point_record(&rec, ctx, random, len, strides[0]);
+        point_record(&rec, ctx, mode, len, strides[0]);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     }
 
     for (size_t k = 0; k < nstrides; k++) {
         lmb_report_marker(&ctx->report, "\"stride=%" PRIu64, strides[k]);
         for (uint64_t size = MIN_SIZE; size <= len; size = next_size(size)) {
-            struct chase_state st = { .size = (size_t)size, .stride = (size_t)strides[k],
-                                      .random = random };
+            /* The page order's window: a page, or the stride when that is
+             * larger (then the order is random). */
+            struct chase_state st = {
+                .size = (size_t)size,
+                .stride = (size_t)strides[k],
+                .mode = mode,
+                .window = strides[k] >= page ? (size_t)strides[k]
+                                             : page / (size_t)strides[k] * (size_t)strides[k],
+            };
             struct lmb_timed t = {
                 .init = chase_init,
                 .run = run_chase,
                 .cleanup = chase_cleanup,
                 .state = &st,
                 .metric = LMB_METRIC_LATENCY,
-                .per_iter = LOADS,
+                .per_iter = lmb_chase_steps(1),
             };
             struct lmb_record rec;
             struct lmb_result res;
@@ -199,7 +266,7 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
             if (size < strides[k])
                 continue;
             lmb_measure(ctx, &t, &res);
-            point_record(&rec, ctx, random, size, strides[k]);
+            point_record(&rec, ctx, mode, size, strides[k]);
             lmb_report_add(&ctx->report, &rec, &res);
         }
         lmb_report_marker(&ctx->report, "%s", "");
@@ -218,7 +285,9 @@ const struct lmb_bench lmb_bench_lat_mem_rd = {
             "size (MB of 2^20 bytes) and nanoseconds per load, the minimum over the\n"
             "repetitions. The default chain points one stride backwards, which prefetchers\n"
             "on current CPUs follow; -t visits the elements in one random cycle instead,\n"
-            "which they cannot. The default stride is the cache line size.\n",
+            "which they cannot. -p visits each page's elements in random order, the pages\n"
+            "in random order too: one TLB miss per page instead of one per load. -H is -t\n"
+            "over transparent huge pages. The default stride is the cache line size.\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = lat_mem_rd_main,
