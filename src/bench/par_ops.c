@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/* par_ops: how many basic arithmetic operations a core overlaps.
+ *
+ * For each operation: the time of one operation in a dependent chain (its
+ * latency) divided by the time per operation of 8 (integer) or 12
+ * (floating-point) independent chains interleaved (its throughput), each from
+ * chains of two lengths so that the loop's own cost cancels (src/lib/ops.c).
+ * 1 means the operations do not overlap at all; a core with two pipelined
+ * multipliers of latency 3 gives 6. Nothing but the loops is timed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/bench.h"
+#include "../lib/ops.h"
+
+static double ratio(double dep, double indep, void *arg)
+{
+    (void)arg;
+    return dep / indep;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_samples(struct lmb_result *r)
+{
+    if (r->status == LMB_OK && r->n > 1)
+        qsort(r->samples, r->n, sizeof *r->samples, cmp_double);
+}
+
+static int par_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
+{
+    (void)argv;
+    if (argc > 0)
+        return lmb_usage_error(ctx, "takes no arguments");
+
+    for (size_t i = 0; i < lmb_nops; i++) {
+        const struct lmb_op *op = &lmb_ops[i];
+        struct lmb_record rec;
+        struct lmb_result dep, indep, res;
+
+        if (op->chains == 0)
+            continue;   /* bogomflops: a mix, no chain to compare with */
+        lmb_record_init(&rec, ctx->bench->name, op->name, LMB_UNIT_RATIO);
+        lmb_record_param_str(&rec, "type", op->type);
+        lmb_record_param_int(&rec, "chains", op->chains);
+        rec.classic = LMB_CLASSIC_LABEL_VALUE;
+        snprintf(rec.label, sizeof rec.label, "%s %s parallelism", op->type, op->name);
+
+        lmb_ops_measure(ctx, op, false, &dep);
+        lmb_ops_measure(ctx, op, true, &indep);
+        /* Paired by rank, the fastest dependent repetition with the fastest
+         * independent one and so on: the median of the ratios is the ratio
+         * of the medians, and a disturbed repetition of one is not set
+         * against a clean one of the other. */
+        sort_samples(&dep);
+        sort_samples(&indep);
+        lmb_result_derive(&res, &dep, &indep, ratio, NULL);
+        lmb_result_free(&dep);
+        lmb_result_free(&indep);
+        lmb_report_add(&ctx->report, &rec, &res);
+    }
+    return LMB_EXIT_OK;
+}
+
+const struct lmb_bench lmb_bench_par_ops = {
+    .name = "par_ops",
+    .summary = "Instruction-level parallelism of basic arithmetic operations",
+    .category = LMB_CAT_HARDWARE,
+    .common = LMB_USE_W | LMB_USE_N,
+    .args = "",
+    .help = "For integer (32-bit) and int64 bit, add, mul, div and mod, and float and double\n"
+            "add, mul and div: the latency of one operation in a dependent chain divided by\n"
+            "the time per operation of 8 (integer) or 12 (floating-point) independent\n"
+            "chains interleaved: the median over the repetitions, the two sorted and\n"
+            "paired by rank. Each time comes from chains of 64 and of 16 steps per\n"
+            "iteration, so that the loop's cost cancels.\n",
+    .main = par_ops_main,
+};
