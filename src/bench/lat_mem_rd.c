@@ -1,23 +1,21 @@
 // SPDX-License-Identifier: MIT
-/* lat_mem_rd: memory load latency over working-set sizes, by pointer chasing. */
-#include <errno.h>
+/* lat_mem_rd: memory load latency over working-set sizes, by pointer chasing.
+ * One operation is one load of a chain in which each load reads the address
+ * of the next (src/lib/chase.c); mapping and touching the buffer and laying
+ * the chain happen before the timing, in each copy. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../lib/bench.h"
 #include "../lib/chase.h"
+#include "../lib/memlat.h"
 #include "../lib/mem.h"
 #include "../lib/sizes.h"
 #include "../lib/sysinfo.h"
 
 #define MIN_SIZE 512
-/* The chain's random orders come from this seed: the same chain on every run. */
-#define SEED 0x6c6d62656e6368ULL
-/* The transparent huge page size asked for with -H. */
-#define HUGE_PAGE (2u << 20)
 
 /* How the chain runs through the working set. */
 enum mode {
@@ -34,112 +32,12 @@ static const char *const mode_case[] = {
     [MODE_HUGE] = "huge",
 };
 
-struct chase_state {
-    size_t size;
-    size_t stride;
-    enum mode mode;
-    size_t window;        /* MODE_PAGE: the page size */
-    char *map;            /* what was mapped (larger than size with -H, for alignment) */
-    size_t maplen;
-    struct lmb_chase chase;
+static const enum lmb_chase_order mode_order[] = {
+    [MODE_STRIDE] = LMB_CHASE_BACKWARD,
+    [MODE_RANDOM] = LMB_CHASE_RANDOM,
+    [MODE_PAGE] = LMB_CHASE_WINDOW,
+    [MODE_HUGE] = LMB_CHASE_RANDOM,
 };
-
-/* The timed loop: lmb_chase_loop(1), 256 dependent loads per iteration. The
- * loop's own branch, one per 256 loads, overlaps with the chain and is not
- * subtracted. */
-static void run_chase(uint64_t n, void *s)
-{
-    struct chase_state *st = s;
-
-    lmb_chase_loop(1)(n, &st->chase);
-}
-
-/* How much of [p, p + len) the kernel backs with huge pages, from
- * /proc/self/smaps ("AnonHugePages" of the mapping that holds p). -1 if it
- * cannot tell. */
-static long long huge_bytes(const void *p)
-{
-    FILE *f = fopen("/proc/self/smaps", "r");
-    char line[256];
-    bool in = false;
-    long long kb = -1;
-
-    if (f == NULL)
-        return -1;
-    while (fgets(line, sizeof line, f) != NULL) {
-        unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
-            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
-            continue;
-        }
-        if (in && sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
-            break;
-    }
-    fclose(f);
-    return kb < 0 ? -1 : kb * 1024;
-}
-
-/* -H: a mapping aligned to the huge page size, advised to use huge pages,
- * then touched; fails unless the kernel really backed all of it with them. */
-static char *huge_alloc(struct chase_state *st, char *err, size_t errlen)
-{
-    size_t len = (st->size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-    char *p, *a;
-    long long got;
-
-    st->maplen = len + HUGE_PAGE;
-    p = mmap(NULL, st->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %zu bytes: %s", st->maplen, strerror(errno));
-        return NULL;
-    }
-    st->map = p;
-    a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
-    if (madvise(a, len, MADV_HUGEPAGE) != 0) {
-        snprintf(err, errlen, "huge pages: madvise: %s (transparent huge pages not available)",
-                 strerror(errno));
-        return NULL;
-    }
-    memset(a, 0, len);
-    got = huge_bytes(a);
-    if (got >= 0 && (size_t)got < len) {
-        snprintf(err, errlen, "the kernel gave %lld of %zu bytes in huge pages (see "
-                 "/sys/kernel/mm/transparent_hugepage/)", got, len);
-        return NULL;
-    }
-    return a;
-}
-
-static int chase_init(void *s, char *err, size_t errlen)
-{
-    struct chase_state *st = s;
-    enum lmb_chase_order order = LMB_CHASE_RANDOM;
-    char *base;
-
-    if (st->mode == MODE_HUGE) {
-        base = huge_alloc(st, err, errlen);
-    } else {
-        st->maplen = st->size;
-        base = st->map = lmb_pages_alloc(st->maplen, 0, err, errlen);
-    }
-    if (base == NULL)
-        return -1;
-    if (st->mode == MODE_STRIDE)
-        order = LMB_CHASE_BACKWARD;
-    else if (st->mode == MODE_PAGE)
-        order = LMB_CHASE_WINDOW;
-    return lmb_chase_build(&st->chase, base, st->size, st->stride, order, st->window, SEED, 1,
-                           err, errlen);
-}
-
-static void chase_cleanup(void *s)
-{
-    struct chase_state *st = s;
-
-    if (st->map != NULL)
-        lmb_pages_free(st->map, st->maplen);
-    st->map = NULL;
-}
 
 /* The working-set sizes, as lmbench 3 steps them: 512, 1k, 2k, 3k, 4k, 6k, 8k,
  * then 2k steps to 32k, then eight steps per doubling. */
@@ -243,29 +141,26 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
     for (size_t k = 0; k < nstrides; k++) {
         lmb_report_marker(&ctx->report, "\"stride=%" PRIu64, strides[k]);
         for (uint64_t size = MIN_SIZE; size <= len; size = next_size(size)) {
-            /* The page order's window: a page, or the stride when that is
-             * larger (then the order is random). */
-            struct chase_state st = {
+            /* One point: 256 dependent loads per iteration of the timed loop
+             * (src/lib/memlat.c); the loop's own branch, one per 256 loads,
+             * overlaps with the chain and is not subtracted. The page order's
+             * window is a page, or the stride when that is larger (then the
+             * order is random). */
+            struct lmb_memlat m = {
                 .size = (size_t)size,
                 .stride = (size_t)strides[k],
-                .mode = mode,
+                .order = mode_order[mode],
                 .window = strides[k] >= page ? (size_t)strides[k]
                                              : page / (size_t)strides[k] * (size_t)strides[k],
-            };
-            struct lmb_timed t = {
-                .init = chase_init,
-                .run = run_chase,
-                .cleanup = chase_cleanup,
-                .state = &st,
-                .metric = LMB_METRIC_LATENCY,
-                .per_iter = lmb_chase_steps(1),
+                .chains = 1,
+                .huge = mode == MODE_HUGE,
             };
             struct lmb_record rec;
             struct lmb_result res;
 
             if (size < strides[k])
                 continue;
-            lmb_measure(ctx, &t, &res);
+            lmb_memlat_measure(ctx, &m, &res);
             point_record(&rec, ctx, mode, size, strides[k]);
             lmb_report_add(&ctx->report, &rec, &res);
         }

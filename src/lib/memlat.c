@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/* Memory-latency measurements built on pointer chains, and the caches the
+ * system declares. */
+#include "memlat.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "mem.h"
+
+/* The chains' random orders come from this seed: the same chain every run. */
+#define SEED 0x6c6d62656e6368ULL
+
+/* How much of the mapping that holds p the kernel backs with huge pages, from
+ * /proc/self/smaps ("AnonHugePages"); -1 if it cannot tell. */
+static long long huge_bytes(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[256];
+    bool in = false;
+    long long kb = -1;
+
+    if (f == NULL)
+        return -1;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned long lo, hi;
+        char *dash = strchr(line, '-'), *space = strchr(line, ' ');
+        if (dash != NULL && space != NULL && dash < space &&
+            sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+            continue;
+        }
+        if (in && sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
+            break;
+    }
+    fclose(f);
+    return kb < 0 ? -1 : kb * 1024;
+}
+
+char *lmb_memlat_map(size_t size, bool huge, char **map, size_t *maplen, char *err,
+                     size_t errlen)
+{
+    size_t len;
+    char *p, *a;
+    long long got;
+
+    *map = NULL;
+    *maplen = 0;
+    if (!huge) {
+        *map = lmb_pages_alloc(size, 0, err, errlen);
+        *maplen = size;
+        return *map;
+    }
+    len = (size + LMB_MEMLAT_HUGE_PAGE - 1) / LMB_MEMLAT_HUGE_PAGE * LMB_MEMLAT_HUGE_PAGE;
+    p = mmap(NULL, len + LMB_MEMLAT_HUGE_PAGE, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        snprintf(err, errlen, "cannot map %zu bytes: %s", len, strerror(errno));
+        return NULL;
+    }
+    *map = p;
+    *maplen = len + LMB_MEMLAT_HUGE_PAGE;
+    a = (char *)(((uintptr_t)p + LMB_MEMLAT_HUGE_PAGE - 1) / LMB_MEMLAT_HUGE_PAGE *
+                 LMB_MEMLAT_HUGE_PAGE);
+    if (madvise(a, len, MADV_HUGEPAGE) != 0) {
+        snprintf(err, errlen, "huge pages: madvise: %s (no transparent huge pages here)",
+                 strerror(errno));
+        return NULL;
+    }
+    memset(a, 0, len);
+    got = huge_bytes(a);
+    if (got >= 0 && (size_t)got < len) {
+        snprintf(err, errlen, "huge pages: the kernel backed %lld of %zu bytes with them (see "
+                 "/sys/kernel/mm/transparent_hugepage/)", got, len);
+        return NULL;
+    }
+    return a;
+}
+
+static int memlat_init(void *s, char *err, size_t errlen)
+{
+    struct lmb_memlat *m = s;
+    char *base = lmb_memlat_map(m->size, m->huge, &m->map, &m->maplen, err, errlen);
+
+    if (base == NULL)
+        return -1;
+    if (m->layout != NULL)
+        return m->layout(base, m->size, m->layout_arg, &m->chase, err, errlen);
+    return lmb_chase_build(&m->chase, base, m->size, m->stride, m->order, m->window, SEED,
+                           m->chains, err, errlen);
+}
+
+static void memlat_cleanup(void *s)
+{
+    struct lmb_memlat *m = s;
+
+    if (m->map != NULL)
+        lmb_pages_free(m->map, m->maplen);
+    m->map = NULL;
+}
+
+static void memlat_run(uint64_t n, void *s)
+{
+    struct lmb_memlat *m = s;
+
+    lmb_chase_loop(m->chase.nchains)(n, &m->chase);
+}
+
+void lmb_memlat_measure(struct lmb_ctx *ctx, struct lmb_memlat *m, struct lmb_result *res)
+{
+    unsigned k = m->layout != NULL ? 1 : m->chains;
+    struct lmb_timed t = {
+        .init = memlat_init,
+        .run = memlat_run,
+        .cleanup = memlat_cleanup,
+        .state = m,
+        .metric = LMB_METRIC_LATENCY,
+        .per_iter = (double)k * lmb_chase_steps(k),
+    };
+
+    lmb_measure(ctx, &t, res);
+}
+
+double lmb_memlat_best(const struct lmb_result *res)
+{
+    double m = INFINITY;
+
+    for (size_t i = 0; i < res->n; i++)
+        if (res->samples[i] < m)
+            m = res->samples[i];
+    return m;
+}
+
+int lmb_memlat_declared(struct lmb_cache_info *out, int max, const char **where)
+{
+    struct lmb_host h;
+    int n = 0;
+
+    lmb_host_probe(&h);
+    for (int i = 0; i < h.ncaches && n < max; i++)
+        if (strcmp(h.caches[i].type, "Instruction") != 0 && h.caches[i].size > 0)
+            out[n++] = h.caches[i];
+    if (n > 0) {
+        if (where)
+            *where = "sysfs";
+        return n;
+    }
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+    {
+        static const int names[][2] = {
+            { _SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL1_DCACHE_LINESIZE },
+            { _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL2_CACHE_LINESIZE },
+            { _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL3_CACHE_LINESIZE },
+#ifdef _SC_LEVEL4_CACHE_SIZE
+            { _SC_LEVEL4_CACHE_SIZE, _SC_LEVEL4_CACHE_LINESIZE },
+#endif
+        };
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && n < max; i++) {
+            long sz = sysconf(names[i][0]), line = sysconf(names[i][1]);
+            if (sz <= 0)
+                continue;
+            memset(&out[n], 0, sizeof out[n]);
+            out[n].level = (int)i + 1;
+            snprintf(out[n].type, sizeof out[n].type, "%s", i == 0 ? "Data" : "Unified");
+            out[n].size = (uint64_t)sz;
+            out[n].line = line > 0 ? (int)line : 0;
+            n++;
+        }
+    }
+#endif
+    if (where)
+        *where = n > 0 ? "sysconf" : "none";
+    return n;
+}
+
+size_t lmb_memlat_largest_cache(const char **where)
+{
+    struct lmb_cache_info c[LMB_MAX_CACHES];
+    int n = lmb_memlat_declared(c, LMB_MAX_CACHES, where);
+    size_t best = 0;
+
+    for (int i = 0; i < n; i++)
+        if (c[i].size > best)
+            best = (size_t)c[i].size;
+    return best;
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/* One memory-latency measurement, as line, tlb, cache, par_mem and
+ * lat_dram_page take many of them: a buffer mapped in each copy, a pointer
+ * chain laid through it (src/lib/chase.h), the chain followed in the timed
+ * loop. The result is nanoseconds per load. */
+#ifndef LMB_MEMLAT_H
+#define LMB_MEMLAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "chase.h"
+#include "sysinfo.h"
+
+struct lmb_ctx;
+struct lmb_result;
+
+/* The transparent huge page size asked for with huge = true. */
+#define LMB_MEMLAT_HUGE_PAGE (2u << 20)
+
+struct lmb_memlat {
+    size_t size;                   /* bytes the chain runs through */
+    size_t stride;                 /* distance between elements */
+    enum lmb_chase_order order;
+    size_t window;                 /* LMB_CHASE_WINDOW: the window */
+    unsigned chains;               /* chains followed at once (1 to LMB_CHASE_MAX_CHAINS) */
+    bool huge;                     /* map the buffer on transparent huge pages, or fail */
+    /* A chain of another shape: called in each copy instead of the order above,
+     * it links elements of base[0..size) with lmb_chase_link. One chain. */
+    int (*layout)(char *base, size_t size, const void *arg, struct lmb_chase *c, char *err,
+                  size_t errlen);
+    const void *layout_arg;
+    /* In the copy. */
+    char *map;
+    size_t maplen;
+    struct lmb_chase chase;
+};
+
+/* Maps size bytes, touched: on normal pages, or (huge) aligned to and advised
+ * onto transparent huge pages, failing unless the kernel backed all of it with
+ * them. Returns the start of the buffer; *map and *maplen are what to give
+ * lmb_pages_free. NULL with a message in err on failure. */
+char *lmb_memlat_map(size_t size, bool huge, char **map, size_t *maplen, char *err,
+                     size_t errlen);
+
+/* Measures: each copy maps m->size bytes (touched, so that no page fault is
+ * timed), lays the chain, and the harness times the chain loop. The samples
+ * are nanoseconds per load: with k chains, the time of one step of all k
+ * divided by k. */
+void lmb_memlat_measure(struct lmb_ctx *ctx, struct lmb_memlat *m, struct lmb_result *res);
+
+/* The smallest sample (the least disturbed), +infinity when there is none. */
+double lmb_memlat_best(const struct lmb_result *res);
+
+/* The largest data or unified cache the system declares, in bytes (0 when it
+ * declares none): sysfs, else what the C library reads from the processor
+ * (sysconf). `where` (may be NULL) gets "sysfs", "sysconf" or "none". */
+size_t lmb_memlat_largest_cache(const char **where);
+
+/* The caches the system declares: sysfs as lmb_host_probe reads it, else the
+ * C library's sysconf values (from CPUID on x86), instruction caches left out.
+ * Returns how many (at most max) and sets *where as above. */
+int lmb_memlat_declared(struct lmb_cache_info *out, int max, const char **where);
+
+#endif
