@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -189,4 +190,176 @@ size_t lmb_memlat_largest_cache(const char **where)
         if (c[i].size > best)
             best = (size_t)c[i].size;
     return best;
+}
+
+/* --- line size ------------------------------------------------------------------ */
+
+#define LINE_BLOCK 512
+#define LINE_SEED 0x6c696e6573ULL
+const size_t LMB_MEMLAT_LINE_DIST[LMB_MEMLAT_LINE_NDIST] = { 8, 16, 32, 64, 128, 256 };
+
+/* Blocks in random order, two elements each: at +d, then at +0 (one, at +0,
+ * when d is 0). */
+static int pair_layout(char *base, size_t size, const void *arg, struct lmb_chase *c, char *err,
+                       size_t errlen)
+{
+    size_t d = *(const size_t *)arg, nb = size / LINE_BLOCK, *off, n = 0;
+    uint32_t *order;
+    uint64_t seed = LINE_SEED;
+
+    off = malloc(2 * nb * sizeof *off);
+    order = malloc(nb * sizeof *order);
+    if (off == NULL || order == NULL) {
+        free(off);
+        free(order);
+        snprintf(err, errlen, "no memory for a chain of %zu blocks", nb);
+        return -1;
+    }
+    for (size_t i = 0; i < nb; i++)
+        order[i] = (uint32_t)i;
+    for (size_t i = nb; i > 1; i--) {
+        size_t j = (size_t)(lmb_chase_random(&seed) % i);
+        uint32_t t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        if (d > 0)
+            off[n++] = (size_t)order[i] * LINE_BLOCK + d;
+        off[n++] = (size_t)order[i] * LINE_BLOCK;
+    }
+    lmb_chase_link(c, base, off, n);
+    free(off);
+    free(order);
+    return 0;
+}
+
+int lmb_memlat_line(struct lmb_ctx *ctx, size_t ws, struct lmb_result *res,
+                    double second_ns[LMB_MEMLAT_LINE_NDIST])
+{
+    static const size_t zero = 0;
+    double single = 0;
+
+    memset(res, 0, sizeof *res);
+    ws = ws / LINE_BLOCK * LINE_BLOCK;
+    if (ws < 2 * LINE_BLOCK)
+        ws = 2 * LINE_BLOCK;
+    for (int k = -1; k < LMB_MEMLAT_LINE_NDIST; k++) {
+        struct lmb_memlat m = { .size = ws, .layout = pair_layout,
+                                .layout_arg = k < 0 ? &zero : &LMB_MEMLAT_LINE_DIST[k] };
+        lmb_memlat_measure(ctx, &m, res);
+        if (res->status != LMB_OK)
+            return -1;
+        if (k < 0)
+            single = lmb_memlat_best(res);
+        else
+            second_ns[k] = 2 * lmb_memlat_best(res) - single;
+        lmb_result_free(res);
+        memset(res, 0, sizeof *res);
+    }
+    double lo = second_ns[0], hi = second_ns[0];
+    for (int k = 1; k < LMB_MEMLAT_LINE_NDIST; k++)
+        if (second_ns[k] > hi)
+            hi = second_ns[k];
+    if (!(lo > 0) || hi < 1.5 * lo)
+        return 0;
+    double mid = (lo + hi) / 2;
+    for (int k = 1; k < LMB_MEMLAT_LINE_NDIST; k++)
+        if (second_ns[k] >= mid) {
+            for (int j = k; j < LMB_MEMLAT_LINE_NDIST; j++)
+                if (second_ns[j] < mid)
+                    return 0;
+            return (int)LMB_MEMLAT_LINE_DIST[k];
+        }
+    return 0;
+}
+
+/* --- parallelism ------------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double lmb_memlat_median(struct lmb_result *r)
+{
+    if (r->n == 0)
+        return NAN;
+    qsort(r->samples, r->n, sizeof *r->samples, cmp_double);
+    return r->n % 2 ? r->samples[r->n / 2] : (r->samples[r->n / 2 - 1] + r->samples[r->n / 2]) / 2;
+}
+
+size_t lmb_memlat_window(size_t ws, size_t stride)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), w = page / stride * stride;
+
+    if (w < stride)
+        w = stride;
+    if (ws < w)
+        w = ws / stride * stride;
+    return w;
+}
+
+static double ratio(double a, double b, void *arg)
+{
+    (void)arg;
+    return a / b;
+}
+
+static const unsigned par_chains[] = { 2, 4, 8, 12, 16 };
+
+void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
+                            struct lmb_result *res, unsigned *chains)
+{
+    struct lmb_memlat m = { .size = ws, .stride = stride, .order = LMB_CHASE_WINDOW,
+                            .window = lmb_memlat_window(ws, stride), .chains = 1 };
+    struct lmb_result one;
+    double best = -1;
+    bool noisy = false;
+
+    memset(res, 0, sizeof *res);
+    *chains = 1;
+    lmb_memlat_measure(ctx, &m, &one);
+    if (one.status != LMB_OK) {
+        *res = one;
+        return;
+    }
+    lmb_memlat_median(&one);   /* sorts */
+    for (size_t i = 0; i < sizeof par_chains / sizeof par_chains[0]; i++) {
+        struct lmb_result many, r;
+        m.chains = par_chains[i];
+        if (m.chains > ws / stride)
+            break;
+        lmb_memlat_measure(ctx, &m, &many);
+        if (many.status != LMB_OK) {
+            lmb_result_free(res);
+            *res = many;
+            break;
+        }
+        lmb_memlat_median(&many);
+        lmb_result_derive(&r, &one, &many, ratio, NULL);
+        lmb_result_free(&many);
+        double med = lmb_memlat_median(&r);
+        /* k chains cannot overlap more than k loads: a ratio well above k
+         * is noise (the single chain disturbed), not parallelism. */
+        if (r.status == LMB_OK && med > 1.15 * m.chains) {
+            lmb_result_free(&r);
+            noisy = true;
+            continue;
+        }
+        if (r.status == LMB_OK && med > best) {
+            best = med;
+            *chains = m.chains;
+            lmb_result_free(res);
+            *res = r;
+        } else {
+            lmb_result_free(&r);
+        }
+    }
+    if (best < 0 && res->status == LMB_OK)
+        lmb_result_set_status(res, LMB_FAILED, "%s",
+                              noisy ? "too noisy: the chains overlapped more loads than there "
+                                      "were chains" : "no measurement");
+    lmb_result_free(&one);
 }

@@ -49,6 +49,36 @@ char *lmb_memlat_map(size_t size, bool huge, char **map, size_t *maplen, char *e
  * divided by k. */
 void lmb_memlat_measure(struct lmb_ctx *ctx, struct lmb_memlat *m, struct lmb_result *res);
 
+/* The line size, measured in a working set of ws bytes: chains through
+ * 512-byte blocks in random order, two loads a block (at offset d, then at 0)
+ * for d = 8 ... 256, and one load a block. The second load's time (twice the
+ * pair's average less the single load) steps from a hit to a miss at d = the
+ * line size. Returns it, 0 when there is no clear step (a step of at least 1.5
+ * times, staying up), or -1 when a measurement did not succeed (*res then
+ * holds that result; else *res is empty). second_ns[i] gets the second load's
+ * time at LMB_MEMLAT_LINE_DIST[i]. */
+#define LMB_MEMLAT_LINE_NDIST 6
+extern const size_t LMB_MEMLAT_LINE_DIST[LMB_MEMLAT_LINE_NDIST];
+int lmb_memlat_line(struct lmb_ctx *ctx, size_t ws, struct lmb_result *res,
+                    double second_ns[LMB_MEMLAT_LINE_NDIST]);
+
+/* Memory-level parallelism in a working set of ws bytes, chains in page order
+ * (elements `stride` apart): one chain against 2, 4, 8, 12 and 16 chains at
+ * once. *res gets, for the chain count whose median is highest (*chains),
+ * the ratios of the time per load, the samples of both sorted and paired by
+ * rank; or the failure. A median above 1.15 times the chain count is noise
+ * (k chains cannot overlap more than k loads) and is not taken; when every
+ * count is, the result is failed. */
+void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
+                            struct lmb_result *res, unsigned *chains);
+
+/* The median of res's samples (sorting them), NAN when there are none. */
+double lmb_memlat_median(struct lmb_result *res);
+
+/* The page order's window for a working set: a page (a whole number of
+ * strides), or the working set when it is smaller. */
+size_t lmb_memlat_window(size_t ws, size_t stride);
+
 /* The smallest sample (the least disturbed), +infinity when there is none. */
 double lmb_memlat_best(const struct lmb_result *res);
 
