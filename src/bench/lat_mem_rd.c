@@ -60,6 +60,7 @@ static const struct lmb_optdef options[] = {
     { 't', NULL, "random order: one random cycle through the elements (defeats prefetchers)" },
     { 'p', NULL, "page order: random inside each page, pages in random order (few TLB misses)" },
     { 'H', NULL, "huge pages: the random cycle over transparent huge pages" },
+    { 'S', NULL, "only the largest size: one row per stride, no sweep" },
 };
 
 /* len: a plain number is megabytes (2^20 bytes), as lmbench 3; or a size
@@ -140,7 +141,10 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
 
     for (size_t k = 0; k < nstrides; k++) {
         lmb_report_marker(&ctx->report, "\"stride=%" PRIu64, strides[k]);
-        for (uint64_t size = MIN_SIZE; size <= len; size = next_size(size)) {
+        uint64_t first = MIN_SIZE;
+        if (lmb_opt_given(ctx, 'S'))
+            first = len;
+        for (uint64_t size = first; size <= len; size = next_size(size)) {
             /* One point: 256 dependent loads per iteration of the timed loop
              * (src/lib/memlat.c); the loop's own branch, one per 256 loads,
              * overlaps with the chain and is not subtracted. The page order's
@@ -182,7 +186,8 @@ const struct lmb_bench lmb_bench_lat_mem_rd = {
             "on current CPUs follow; -t visits the elements in one random cycle instead,\n"
             "which they cannot. -p visits each page's elements in random order, the pages\n"
             "in random order too: one TLB miss per page instead of one per load. -H is -t\n"
-            "over transparent huge pages. The default stride is the cache line size.\n",
+            "over transparent huge pages. The default stride is the cache line size. -S\n"
+            "measures the largest size only.\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = lat_mem_rd_main,

@@ -103,6 +103,13 @@ else
     like "$ERR" 'huge' "-H 4m 64: without huge pages, the message says so"
 fi
 
+# -S: the largest size only, one row per stride, also off the steps.
+run "$CMD" -S -N 3 20k 64 128
+is "$RC" 0 "-S 20k 64 128: exit status 0"
+is "$(grep -Ec "$ROW" "$T/err")" 2 "-S 20k 64 128: two rows"
+is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1 | sort -u)" "0.01953" "-S 20k: the rows are at 20k (0.01953 MiB)"
+is "$(sed -n '1p' "$T/err")" '"stride=64' "-S: the block header stays"
+
 # A length off the size steps stops at the last step below it.
 run "$CMD" -N 3 5k 64
 is "$(check_blocks "$T/err" "64" 5120)" ok "5k: rows up to 4096 bytes, the last step below 5k"
@@ -115,7 +122,7 @@ is "$(grep -Ec "$ROW" "$T/err")" 1 "4k 4096: one row"
 
 run "$CMD" --help
 ok $([ "$RC" = 0 ] && [ -z "$ERR" ]; echo $?) "--help: exit 0, nothing on stderr"
-like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_mem_rd .*\[-t\] \[-p\] \[-H\] len_in_MB \[stride\.\.\.\]$' "--help: the usage line"
+like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_mem_rd .*\[-t\] \[-p\] \[-H\] \[-S\] len_in_MB \[stride\.\.\.\]$' "--help: the usage line"
 run "$CMD" --list
 is "$RC:$OUT" "0:" "--list: exit 0, no variants"
 
