@@ -91,23 +91,12 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
     (void)argv;
     if (argc > 0)
         return lmb_usage_error(ctx, "takes no arguments");
-    if (lmb_opt_given(ctx, 'L')) {
-        uint64_t v;
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'L'), &v, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-L: %s", err);
-        if (v < sizeof(void *) || v % sizeof(void *) != 0 || v > page)
-            return lmb_usage_error(ctx, "-L: a multiple of %zu bytes up to the page size (%zu)",
-                                   sizeof(void *), page);
-        stride = (size_t)v;
-    }
-    if (lmb_opt_given(ctx, 'M')) {
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'M'), &maxlen, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-M: %s", err);
-        if (maxlen < 16 * 1024)
-            return lmb_usage_error(ctx, "-M: at least 16k");
-        if (maxlen > SIZE_MAX / 4)
-            return lmb_usage_error(ctx, "-M: too large for this machine");
-    }
+    uint64_t v = stride;
+    int rc;
+    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), page, sizeof(void *), &v)) != 0 ||
+        (rc = lmb_memlat_size_opt(ctx, 'M', 16 * 1024, SIZE_MAX / 4, 1, &maxlen)) != 0)
+        return rc;
+    stride = (size_t)v;
     /* Never more than a quarter of the machine's memory by default. */
     if (!lmb_opt_given(ctx, 'M')) {
         uint64_t phys = lmb_physical_memory();
@@ -137,7 +126,7 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
             return LMB_EXIT_OK;
         }
         pts[npts].size = (double)size;
-        pts[npts].ns = lmb_memlat_best(&r);
+        pts[npts].ns = lmb_result_min(&r);
         lmb_result_free(&r);
         npts++;
         /* Stop once memory is plainly reached: a memory region 4 times past
@@ -220,7 +209,7 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_memlat_parallelism(ctx, mid, stride, &r, &kbest);
         lmb_record_param_int(&rec, "chains", kbest);
         if (r.status == LMB_OK)
-            par = lmb_memlat_median(&r);
+            par = lmb_result_median(&r);
         lmb_report_add(&ctx->report, &rec, &r);
 
         double size = lv->size_bytes;
@@ -261,7 +250,7 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_memlat_parallelism(ctx, ws, stride, &r, &kbest);
         lmb_record_param_int(&rec, "chains", kbest);
         if (r.status == LMB_OK)
-            par = lmb_memlat_median(&r);
+            par = lmb_result_median(&r);
         lmb_report_add(&ctx->report, &rec, &r);
 
         level_record(&rec, ctx, "memory", 0, "latency", LMB_UNIT_NS);

@@ -24,12 +24,6 @@
 #define MIN_WS (64ULL << 20)
 #define MAX_WS (256ULL << 20)
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double minus(double a, double b, void *arg)
 {
     (void)arg;
@@ -86,10 +80,8 @@ static int lat_dram_page_main(struct lmb_ctx *ctx, int argc, char **argv)
     /* Rank-paired: the median of the differences is the difference of the
      * medians, and a disturbed repetition of one is not set against a clean
      * one of the other. */
-    if (rand.status == LMB_OK)
-        qsort(rand.samples, rand.n, sizeof *rand.samples, cmp_double);
-    if (win.status == LMB_OK)
-        qsort(win.samples, win.n, sizeof *win.samples, cmp_double);
+    lmb_result_sort(&rand);
+    lmb_result_sort(&win);
     lmb_result_derive(&res, &rand, &win, minus, NULL);
     lmb_result_free(&rand);
     lmb_result_free(&win);

@@ -62,7 +62,7 @@ static int lat_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
                 lmb_result_derive(&net, &res, NULL, minus, (void *)add);
                 lmb_result_free(&res);
                 res = net;
-                if (res.status == LMB_OK && !(lmb_ops_min(&res) > 0))
+                if (res.status == LMB_OK && !(lmb_result_min(&res) > 0))
                     lmb_result_set_status(&res, LMB_BELOW_RESOLUTION,
                                           "the step was never slower than the %s it holds: "
                                           "lost in the noise", op->minus);
@@ -71,7 +71,7 @@ static int lat_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
         if (strcmp(op->name, "add") == 0 && res.status == LMB_OK &&
             nkept < sizeof kept / sizeof kept[0]) {
             kept[nkept].type = op->type;
-            kept[nkept].add_ns = lmb_ops_min(&res);
+            kept[nkept].add_ns = lmb_result_min(&res);
             nkept++;
         }
         lmb_report_add(&ctx->report, &rec, &res);

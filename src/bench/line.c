@@ -33,19 +33,15 @@ static int line_main(struct lmb_ctx *ctx, int argc, char **argv)
     int declared = 0;
     double sec[LMB_MEMLAT_LINE_NDIST];
     struct lmb_record rec;
-    char err[256];
 
     (void)argv;
     if (argc > 0)
         return lmb_usage_error(ctx, "takes no arguments");
-    if (lmb_opt_given(ctx, 'M')) {
-        uint64_t v;
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'M'), &v, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-M: %s", err);
-        if (v < 64 * 1024)
-            return lmb_usage_error(ctx, "-M: at least 64k");
-        maxlen = (size_t)v;
-    }
+    uint64_t v = 0;
+    int rc = lmb_memlat_size_opt(ctx, 'M', 64 * 1024, SIZE_MAX / 4, 1, &v);
+    if (rc != 0)
+        return rc;
+    maxlen = (size_t)v;
     for (int i = 0; i < ncaches; i++)
         if (caches[i].level == 1) {
             l1 = (size_t)caches[i].size;

@@ -28,32 +28,19 @@ static const struct lmb_optdef options[] = {
 
 static int par_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), stride = (size_t)lmb_cache_line_size();
+    size_t stride = (size_t)lmb_cache_line_size();
     uint64_t maxlen = DEFAULT_MAX;
     char err[256];
 
     (void)argv;
     if (argc > 0)
         return lmb_usage_error(ctx, "takes no arguments");
-    if (lmb_opt_given(ctx, 'L')) {
-        uint64_t v;
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'L'), &v, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-L: %s", err);
-        if (v < sizeof(void *) || v % sizeof(void *) != 0 || v > page)
-            return lmb_usage_error(ctx, "-L: a multiple of %zu bytes up to the page size (%zu)",
-                                   sizeof(void *), page);
-        stride = (size_t)v;
-    }
-    if (lmb_opt_given(ctx, 'M')) {
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'M'), &maxlen, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-M: %s", err);
-        if (maxlen < MIN_SIZE)
-            return lmb_usage_error(ctx, "-M: at least %d bytes", MIN_SIZE);
-        if (maxlen > SIZE_MAX / 4)
-            return lmb_usage_error(ctx, "-M: too large for this machine");
-    }
-    if (MIN_SIZE < 2 * stride)
-        return lmb_usage_error(ctx, "-L: at most %d bytes", MIN_SIZE / 2);
+    uint64_t v = stride;
+    int rc;
+    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), MIN_SIZE / 2, sizeof(void *), &v)) != 0 ||
+        (rc = lmb_memlat_size_opt(ctx, 'M', MIN_SIZE, SIZE_MAX / 4, 1, &maxlen)) != 0)
+        return rc;
+    stride = (size_t)v;
     if (lmb_memory_fits(maxlen, 1, err, sizeof err) != 0) {
         struct lmb_record rec;
         lmb_record_init(&rec, ctx->bench->name, NULL, LMB_UNIT_RATIO);

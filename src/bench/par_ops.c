@@ -8,7 +8,6 @@
  * 1 means the operations do not overlap at all; a core with two pipelined
  * multipliers of latency 3 gives 6. Nothing but the loops is timed. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../lib/bench.h"
@@ -18,18 +17,6 @@ static double ratio(double dep, double indep, void *arg)
 {
     (void)arg;
     return dep / indep;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void sort_samples(struct lmb_result *r)
-{
-    if (r->status == LMB_OK && r->n > 1)
-        qsort(r->samples, r->n, sizeof *r->samples, cmp_double);
 }
 
 static int par_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
@@ -57,8 +44,8 @@ static int par_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
          * independent one and so on: the median of the ratios is the ratio
          * of the medians, and a disturbed repetition of one is not set
          * against a clean one of the other. */
-        sort_samples(&dep);
-        sort_samples(&indep);
+        lmb_result_sort(&dep);
+        lmb_result_sort(&indep);
         lmb_result_derive(&res, &dep, &indep, ratio, NULL);
         lmb_result_free(&dep);
         lmb_result_free(&indep);

@@ -181,12 +181,9 @@ static int stream_main(struct lmb_ctx *ctx, int argc, char **argv)
             return lmb_usage_error(ctx, "-v: 1 or 2, not '%s'", v);
     }
     if (lmb_opt_given(ctx, 'M')) {
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'M'), &len, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-M: %s", err);
-        if (len < MIN_LEN)
-            return lmb_usage_error(ctx, "-M: at least %d bytes", MIN_LEN);
-        if (len > SIZE_MAX / 8)
-            return lmb_usage_error(ctx, "-M: too large for this machine");
+        int rc = lmb_memlat_size_opt(ctx, 'M', MIN_LEN, SIZE_MAX / 8, 1, &len);
+        if (rc != 0)
+            return rc;
     } else {
         /* STREAM's rule: each array at least 4 times the largest cache; a
          * machine that declares more than it has (a guest told the host's

@@ -92,26 +92,15 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
     (void)argv;
     if (argc > 0)
         return lmb_usage_error(ctx, "takes no arguments");
-    if (lmb_opt_given(ctx, 'L')) {
-        uint64_t v;
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'L'), &v, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-L: %s", err);
-        if (v < sizeof(void *) || page % v != 0)
-            return lmb_usage_error(ctx, "-L: a divisor of the page size (%zu) of at least %zu",
-                                   page, sizeof(void *));
-        line = (size_t)v;
-    }
-    if (lmb_opt_given(ctx, 'M')) {
-        uint64_t v;
-        if (lmb_parse_size(lmb_opt_arg(ctx, 'M'), &v, err, sizeof err) != 0)
-            return lmb_usage_error(ctx, "-M: %s", err);
-        if (v / page < 4 * MIN_PAGES)
-            return lmb_usage_error(ctx, "-M: at least %zu bytes (%d pages)", 4 * MIN_PAGES * page,
-                                   4 * MIN_PAGES);
-        if (v > (uint64_t)SIZE_MAX / 4)
-            return lmb_usage_error(ctx, "-M: too large for this machine");
-        max_pages = v / page;
-    }
+    uint64_t v = line, span = max_pages * page;
+    int rc;
+    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), page, sizeof(void *), &v)) != 0 ||
+        (rc = lmb_memlat_size_opt(ctx, 'M', 4 * MIN_PAGES * page, SIZE_MAX / 4, 1, &span)) != 0)
+        return rc;
+    if (page % v != 0)
+        return lmb_usage_error(ctx, "-L: a divisor of the page size (%zu)", page);
+    line = (size_t)v;
+    max_pages = span / page;
     if (lmb_memory_fits(max_pages * page, 1, err, sizeof err) != 0) {
         struct lmb_record rec;
         tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
@@ -136,9 +125,9 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
                 return LMB_EXIT_OK;
             }
             if (sp)
-                pts[npts].spread = lmb_memlat_best(&r);
+                pts[npts].spread = lmb_result_min(&r);
             else
-                pts[npts].packed = lmb_memlat_best(&r);
+                pts[npts].packed = lmb_result_min(&r);
             lmb_result_free(&r);
         }
         pts[npts].pages = (double)n;
@@ -193,7 +182,7 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
 
         tlb_record(&rec, ctx, (int)k + 1, "miss", LMB_UNIT_NS);
         lmb_result_values(&r, miss, nm, NULL);
-        double miss_ns = nm ? lmb_memlat_median(&r) : NAN;
+        double miss_ns = nm ? lmb_result_median(&r) : NAN;
         lmb_report_add(&ctx->report, &rec, &r);
 
         tlb_record(&rec, ctx, (int)k + 1, "entries", LMB_UNIT_PAGES);

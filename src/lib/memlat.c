@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "mem.h"
+#include "sizes.h"
 
 /* The chains' random orders come from this seed: the same chain every run. */
 #define SEED 0x6c6d62656e6368ULL
@@ -126,16 +127,6 @@ void lmb_memlat_measure(struct lmb_ctx *ctx, struct lmb_memlat *m, struct lmb_re
     };
 
     lmb_measure(ctx, &t, res);
-}
-
-double lmb_memlat_best(const struct lmb_result *res)
-{
-    double m = INFINITY;
-
-    for (size_t i = 0; i < res->n; i++)
-        if (res->samples[i] < m)
-            m = res->samples[i];
-    return m;
 }
 
 int lmb_memlat_declared(struct lmb_cache_info *out, int max, const char **where)
@@ -251,9 +242,9 @@ int lmb_memlat_line(struct lmb_ctx *ctx, size_t ws, struct lmb_result *res,
         if (res->status != LMB_OK)
             return -1;
         if (k < 0)
-            single = lmb_memlat_best(res);
+            single = lmb_result_min(res);
         else
-            second_ns[k] = 2 * lmb_memlat_best(res) - single;
+            second_ns[k] = 2 * lmb_result_min(res) - single;
         lmb_result_free(res);
         memset(res, 0, sizeof *res);
     }
@@ -276,18 +267,26 @@ int lmb_memlat_line(struct lmb_ctx *ctx, size_t ws, struct lmb_result *res,
 
 /* --- parallelism ------------------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
+int lmb_memlat_size_opt(struct lmb_ctx *ctx, char flag, uint64_t min, uint64_t max,
+                        uint64_t multiple, uint64_t *out)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+    char err[160], a[32], b[32];
+    uint64_t v;
 
-double lmb_memlat_median(struct lmb_result *r)
-{
-    if (r->n == 0)
-        return NAN;
-    qsort(r->samples, r->n, sizeof *r->samples, cmp_double);
-    return r->n % 2 ? r->samples[r->n / 2] : (r->samples[r->n / 2 - 1] + r->samples[r->n / 2]) / 2;
+    if (!lmb_opt_given(ctx, flag))
+        return 0;
+    if (lmb_parse_size(lmb_opt_arg(ctx, flag), &v, err, sizeof err) != 0)
+        return lmb_usage_error(ctx, "-%c: %s", flag, err);
+    if (v < min || v > max || (multiple > 1 && v % multiple != 0)) {
+        snprintf(a, sizeof a, "%llu", (unsigned long long)min);
+        snprintf(b, sizeof b, "%llu", (unsigned long long)max);
+        if (multiple > 1)
+            return lmb_usage_error(ctx, "-%c: a multiple of %llu bytes from %s to %s", flag,
+                                   (unsigned long long)multiple, a, b);
+        return lmb_usage_error(ctx, "-%c: from %s to %s bytes", flag, a, b);
+    }
+    *out = v;
+    return 0;
 }
 
 size_t lmb_memlat_window(size_t ws, size_t stride)
@@ -325,7 +324,7 @@ void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
         *res = one;
         return;
     }
-    lmb_memlat_median(&one);   /* sorts */
+    lmb_result_sort(&one);
     for (size_t i = 0; i < sizeof par_chains / sizeof par_chains[0]; i++) {
         struct lmb_result many, r;
         m.chains = par_chains[i];
@@ -337,10 +336,10 @@ void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
             *res = many;
             break;
         }
-        lmb_memlat_median(&many);
+        lmb_result_sort(&many);
         lmb_result_derive(&r, &one, &many, ratio, NULL);
         lmb_result_free(&many);
-        double med = lmb_memlat_median(&r);
+        double med = lmb_result_median(&r);
         /* k chains cannot overlap more than k loads: a ratio well above k
          * is noise (the single chain disturbed), not parallelism. */
         if (r.status == LMB_OK && med > 1.15 * m.chains) {

@@ -72,15 +72,16 @@ int lmb_memlat_line(struct lmb_ctx *ctx, size_t ws, struct lmb_result *res,
 void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
                             struct lmb_result *res, unsigned *chains);
 
-/* The median of res's samples (sorting them), NAN when there are none. */
-double lmb_memlat_median(struct lmb_result *res);
+/* Reads the size option -flag (-L, -M ...) when it was given: a size such as
+ * 64k, at least min, at most max, a multiple of `multiple`. Returns 0 (*out
+ * set, or untouched without the option), or the exit status of the usage
+ * error it printed: `if ((rc = lmb_memlat_size_opt(...)) != 0) return rc;` */
+int lmb_memlat_size_opt(struct lmb_ctx *ctx, char flag, uint64_t min, uint64_t max,
+                        uint64_t multiple, uint64_t *out);
 
 /* The page order's window for a working set: a page (a whole number of
  * strides), or the working set when it is smaller. */
 size_t lmb_memlat_window(size_t ws, size_t stride);
-
-/* The smallest sample (the least disturbed), +infinity when there is none. */
-double lmb_memlat_best(const struct lmb_result *res);
 
 /* The largest data or unified cache the system declares, in bytes (0 when it
  * declares none): sysfs, else what the C library reads from the processor

@@ -226,16 +226,6 @@ static double step_ns(double long_ns, double unused, void *arg)
     return (long_ns - x->short_best) / x->ops;
 }
 
-double lmb_ops_min(const struct lmb_result *r)
-{
-    double m = INFINITY;
-
-    for (size_t i = 0; i < r->n; i++)
-        if (r->samples[i] < m)
-            m = r->samples[i];
-    return m;
-}
-
 void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
                      struct lmb_result *out)
 {
@@ -260,7 +250,7 @@ void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
      * one: the loop's cost is the same in both, and a disturbance (an
      * interrupt, another process) only ever adds time, so the best short
      * repetition is the one that holds nothing else. */
-    arg.short_best = lmb_ops_min(&r[0]);
+    arg.short_best = lmb_result_min(&r[0]);
     lmb_result_derive(out, &r[1], NULL, step_ns, &arg);
     out->elapsed_s += r[0].elapsed_s;
     if (r[0].status != LMB_OK && out->status == LMB_OK) {
@@ -271,7 +261,7 @@ void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
     }
     lmb_result_free(&r[0]);
     lmb_result_free(&r[1]);
-    if (out->status == LMB_OK && !(lmb_ops_min(out) > 0))
+    if (out->status == LMB_OK && !(lmb_result_min(out) > 0))
         lmb_result_set_status(out, LMB_BELOW_RESOLUTION,
                               "the %d-step loop was never slower than the %d-step one: the "
                               "operation's cost is lost in the noise; raise ENOUGH or --min-time",

@@ -77,7 +77,4 @@ struct lmb_result;
 void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
                      struct lmb_result *out);
 
-/* The smallest sample of r (+infinity when there is none). */
-double lmb_ops_min(const struct lmb_result *r);
-
 #endif

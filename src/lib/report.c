@@ -136,6 +136,36 @@ int lmb_result_values(struct lmb_result *out, const double *v, size_t n,
     return 0;
 }
 
+double lmb_result_min(const struct lmb_result *r)
+{
+    double m = INFINITY;
+
+    for (size_t i = 0; i < r->n; i++)
+        if (r->samples[i] < m)
+            m = r->samples[i];
+    return m;
+}
+
+static int cmp_sample(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void lmb_result_sort(struct lmb_result *r)
+{
+    if (r->n > 1)
+        qsort(r->samples, r->n, sizeof *r->samples, cmp_sample);
+}
+
+double lmb_result_median(struct lmb_result *r)
+{
+    if (r->n == 0)
+        return NAN;
+    lmb_result_sort(r);
+    return r->n % 2 ? r->samples[r->n / 2] : (r->samples[r->n / 2 - 1] + r->samples[r->n / 2]) / 2;
+}
+
 /* --- units ---------------------------------------------------------------- */
 
 const char *lmb_unit_name(enum lmb_unit u)

@@ -62,6 +62,15 @@ int lmb_result_derive(struct lmb_result *out, const struct lmb_result *a,
 int lmb_result_values(struct lmb_result *out, const double *v, size_t n,
                       const struct lmb_result *from);
 
+/* The smallest sample (the least disturbed time), +infinity when there is none. */
+double lmb_result_min(const struct lmb_result *r);
+
+/* Sorts the samples in increasing order (for pairing two results by rank). */
+void lmb_result_sort(struct lmb_result *r);
+
+/* The median of the samples (sorting them), NAN when there are none. */
+double lmb_result_median(struct lmb_result *r);
+
 /* A result with no measurement: status and reason only. */
 void lmb_result_set_status(struct lmb_result *r, enum lmb_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests of what src/lib/report.c gained for the processor and memory
  * benchmarks: the units MHz, bytes, pages, MB and x, their classic line shapes,
- * and results computed from results (lmb_result_derive, lmb_result_values). */
+ * results computed from results (lmb_result_derive, lmb_result_values) and
+ * the small statistics the hardware benchmarks take of a result. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -240,6 +241,28 @@ static void test_values(void **state)
     lmb_result_free(&out);
 }
 
+static void test_min_sort_median(void **state)
+{
+    struct lmb_result r;
+    const double v[] = { 5, 1, 4, 2, 3, 6 };
+
+    (void)state;
+    assert_int_equal(lmb_result_values(&r, v, 6, NULL), 0);
+    assert_true(lmb_result_min(&r) == 1);
+    assert_true(lmb_result_median(&r) == 3.5);
+    for (size_t i = 0; i < 6; i++)
+        assert_true(r.samples[i] == (double)(i + 1));
+    lmb_result_free(&r);
+    assert_int_equal(lmb_result_values(&r, v, 3, NULL), 0);
+    assert_true(lmb_result_median(&r) == 4);
+    lmb_result_free(&r);
+    assert_int_equal(lmb_result_values(&r, NULL, 0, NULL), 0);
+    assert_true(isinf(lmb_result_min(&r)));
+    assert_true(isnan(lmb_result_median(&r)));
+    lmb_result_sort(&r);
+    lmb_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_derive),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_min_sort_median),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
