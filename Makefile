@@ -32,9 +32,9 @@ JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson)
 endif
 
 WARN := -Wall -Wextra $(if $(WERROR),-Werror)
-LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -Isrc -I$(B)/gen $(JSON_CFLAGS)
+LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -I$(B)/gen $(JSON_CFLAGS)
 ALL_CFLAGS = $(LMB_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP
-LIBS := $(JSON_LIBS) -lm
+LIBS := $(JSON_LIBS) -lm -pthread
 
 LIB_SRCS := $(sort $(wildcard src/lib/*.c))
 BENCH_SRCS := $(sort $(wildcard src/bench/*.c))
@@ -59,7 +59,7 @@ MAN_PAGES := $(sort $(wildcard doc/*.1))
 LINKS := $(BENCH_NAMES:%=$(B)/bin/%)
 PROGS := $(B)/bin/lmbench $(LINKS) $(B)/libexec/lmbench/hello
 
-.PHONY: all check unit-tests bench install uninstall clean FORCE
+.PHONY: all check check-asan asan-bin unit-tests bench install uninstall clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(PROGS)
@@ -121,11 +121,39 @@ $(B)/tests/asan/%.t: tests/unit/%.c $(B)/asan/liblmb.a
 
 unit-tests: $(UNIT_TESTS) $(ASAN_TESTS)
 
+# The whole binary, benchmark files included, under ASan+UBSan, for the
+# command tests (make check-asan; CI runs it).
+ASAN_MAIN_OBJS := $(MAIN_OBJS:$(B)/obj/%=$(B)/asan/%)
+ASAN_PROGS := $(B)/asan/bin/lmbench $(BENCH_NAMES:%=$(B)/asan/bin/%) \
+	$(B)/asan/libexec/lmbench/hello
+
+$(B)/asan/src/main.o $(B)/asan/src/registry.o $(B)/asan/src/suite/run.o: $(B)/gen/registry.inc
+$(B)/asan/src/main.o: $(B)/gen/version.h
+
+$(B)/asan/bin/lmbench: $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a $(LIBS)
+
+$(BENCH_NAMES:%=$(B)/asan/bin/%): $(B)/asan/bin/lmbench
+	@ln -sf lmbench $@
+
+$(B)/asan/libexec/lmbench/hello: $(B)/libexec/lmbench/hello
+	@mkdir -p $(@D)
+	cp $< $@
+
+asan-bin: $(ASAN_PROGS)
+
 # Command tests find the build through LMBENCH_BUILD; unit tests speak TAP.
 check: all unit-tests
 	LMBENCH_BUILD=$(abspath $(B)) CMOCKA_MESSAGE_OUTPUT=TAP \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	prove --exec '' $(UNIT_TESTS) $(ASAN_TESTS) $(sort $(wildcard tests/cli/*.t))
+
+# The command tests again, on the sanitized binary.
+check-asan: asan-bin
+	LMBENCH_BUILD=$(abspath $(B)/asan) LMBENCH_SANITIZED=1 \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	prove --exec '' $(sort $(wildcard tests/cli/*.t))
 
 bench: all
 	B=$(B) scripts/bench

@@ -76,7 +76,9 @@ static int verb_help(int argc, char **argv)
             printf("lmbench %s: %s\n", verbs[i].name, verbs[i].summary);
             return LMB_EXIT_OK;
         }
-    fprintf(stderr, "lmbench: no command named '%s' (see 'lmbench list')\n", argv[1]);
+    char q[LMB_QUOTE_BUF];
+    fprintf(stderr, "lmbench: no command named '%s' (see 'lmbench list')\n",
+            lmb_quote(argv[1], q, sizeof q));
     return LMB_EXIT_USAGE;
 }
 
@@ -97,13 +99,17 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv, const char **prog)
 {
     const char *name = argc > 0 ? base_name(argv[0]) : "lmbench";
     const struct lmb_bench *b = lmb_find_bench(name);
+    char q[LMB_QUOTE_BUF];
 
-    if (b != NULL)
+    *prog = "lmbench";
+    if (b != NULL) {
+        *prog = name;
         return lmb_command_main(b, name, argc, argv);
+    }
 
     if (argc < 2) {
         fprintf(stderr, "lmbench: missing command\n");
@@ -117,12 +123,26 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0)
         return verb_version(argc - 1, argv + 1);
     b = lmb_find_bench(argv[1]);
-    if (b != NULL)
+    if (b != NULL) {
+        *prog = b->name;
         return lmb_command_main(b, b->name, argc - 1, argv + 1);
+    }
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         if (strcmp(verbs[i].name, argv[1]) == 0)
             return verbs[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "lmbench: unknown command '%s' (see 'lmbench list')\n", argv[1]);
+    fprintf(stderr, "lmbench: unknown command '%s' (see 'lmbench list')\n",
+            lmb_quote(argv[1], q, sizeof q));
     usage(stderr);
     return LMB_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    const char *prog;
+    int rc;
+
+    lmb_guard_std_fds();
+    rc = dispatch(argc, argv, &prog);
+    /* Whatever ran, what it wrote must have arrived. */
+    return lmb_finish_std_streams(prog, rc);
 }

@@ -1,15 +1,67 @@
 // SPDX-License-Identifier: MIT
-/* The list of benchmark commands.
+/* The list of benchmark commands, and how to add one.
  *
  * How to add a benchmark command NAME (e.g. lat_pipe):
  *   1. src/bench/NAME.c: its state, timed loops and variant table, all static, and
- *      at the end `const struct lmb_bench lmb_bench_NAME = { ... };` (see bench.h).
- *      The build finds the file; nothing else needs listing it.
- *   2. tests/cli/NAME.t: its TAP script (classic line format, --json, bad input).
+ *      at the end `const struct lmb_bench lmb_bench_NAME = { ... };` (see
+ *      src/lib/bench.h). The build finds the file; nothing else needs listing it.
+ *   2. tests/cli/NAME.t: its TAP script (classic line format, --json, bad input,
+ *      nothing left running).
  *   3. doc/NAME.1: its man page.
- * tests/cli/registry.t checks that every command has all three. Names that start
- * with bw_ or lat_ are installed in $(PREFIX)/bin, the others in
+ *   4. Its records (case, params, unit) in doc/results-schema.md.
+ * tests/cli/registry.t checks that every command has 1-3. Names that start with
+ * bw_ or lat_ are installed in $(PREFIX)/bin, the others in
  * $(PREFIX)/libexec/lmbench.
+ *
+ * A complete minimal benchmark (lat_getpid.c):
+ *
+ *   // SPDX-License-Identifier: MIT
+ *   // lat_getpid: one getpid() call. Timed: the calls only; the loop's own
+ *   // cost is one compare and branch per call, left in (it is under 1%).
+ *   #include <stdio.h>
+ *   #include <unistd.h>
+ *
+ *   #include "../lib/bench.h"
+ *
+ *   static void run_getpid(uint64_t n, void *state)
+ *   {
+ *       (void)state;
+ *       for (uint64_t i = 0; i < n; i++)
+ *           (void)getpid();
+ *   }
+ *
+ *   static int lat_getpid_main(struct lmb_ctx *ctx, int argc, char **argv)
+ *   {
+ *       struct lmb_timed t = { .run = run_getpid, .metric = LMB_METRIC_LATENCY,
+ *                              .per_iter = 1 };
+ *       struct lmb_record rec;
+ *       struct lmb_result res;
+ *
+ *       (void)argv;
+ *       if (argc > 0)
+ *           return lmb_usage_error(ctx, "takes no arguments");
+ *       lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
+ *       rec.classic = LMB_CLASSIC_LABEL_US;
+ *       snprintf(rec.label, sizeof rec.label, "getpid");
+ *       lmb_measure(ctx, &t, &res);          // copies, calibration, samples
+ *       lmb_report_add(&ctx->report, &rec, &res);   // line, JSON, statuses
+ *       return LMB_EXIT_OK;                  // the records decide the exit status
+ *   }
+ *
+ *   const struct lmb_bench lmb_bench_lat_getpid = {
+ *       .name = "lat_getpid",
+ *       .summary = "Latency of getpid()",
+ *       .category = LMB_CAT_OS,
+ *       .common = LMB_USE_PWN,
+ *       .args = "",
+ *       .main = lat_getpid_main,
+ *   };
+ *
+ * More: variants as a table whose flags say what set-up each needs (see
+ * lat_syscall.c); state set up in each copy by .init and torn down by
+ * .cleanup; a failure before measuring reported with lmb_report_unmeasured; a
+ * two-ended benchmark declares .partners and .partner in struct lmb_timed (see
+ * bench.h); messages quote user input with lmb_quote.
  */
 #ifndef LMB_REGISTRY_H
 #define LMB_REGISTRY_H

@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* bw_mem: memory bandwidth of reads, writes and copies over a buffer. */
+/* bw_mem: memory bandwidth of reads, writes and copies over a buffer.
+ *
+ * One iteration is one pass of the operation over the whole buffer (a copy:
+ * size bytes read and size bytes written, counted as size). Kept out of the
+ * timing: mapping the buffers and writing every page of them (no page fault is
+ * timed), done once per copy in init. The full kernels take the pass count, so
+ * the timed loop makes no call per pass. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../lib/bench.h"
@@ -27,6 +34,7 @@ struct bw_state {
     char *map;
     size_t maplen;
     char *src, *dst;
+    enum lmb_pages pages;
     const struct full_kernels *full;
     uint64_t sink;
 };
@@ -62,125 +70,189 @@ typedef uint32_t word;
 #define KERNEL_ALIGN __attribute__((aligned(64)))
 #endif
 
+/* Whole steps run on aligned vectors (so that SSE2 can xor straight from
+ * memory); the buffer's first and last bytes, where it does not start or end on
+ * a vector boundary, are covered by one unaligned vector each, which may
+ * overlap the body: every byte is touched, some twice, and never by a byte
+ * loop. Lengths are at least one vector (MIN_SIZE). */
 #define FULL_KERNELS(isa, attr, vbytes, nacc)                                       \
-    typedef uint64_t vec_##isa __attribute__((vector_size(vbytes)));               \
+    typedef uint64_t vec_##isa __attribute__((vector_size(vbytes), may_alias));    \
+    typedef uint64_t uvec_##isa                                                    \
+        __attribute__((vector_size(vbytes), aligned(1), may_alias));               \
     enum { STEP_##isa = 256 / (vbytes), ACC_##isa = (nacc) };                      \
     _Static_assert(STEP_##isa % ACC_##isa == 0 && ACC_##isa % 4 == 0 &&            \
                        ACC_##isa <= 16, "accumulators must divide the step");      \
                                                                                    \
-    attr KERNEL_ALIGN static uint64_t full_read_##isa(const char *buf, size_t len)  \
+    attr KERNEL_ALIGN static uint64_t full_read_##isa(const char *buf, size_t len,  \
+                                                      uint64_t passes)              \
     {                                                                              \
         vec_##isa a0 = { 0 }, a1 = { 0 }, a2 = { 0 }, a3 = { 0 };                 \
         vec_##isa a4 = { 0 }, a5 = { 0 }, a6 = { 0 }, a7 = { 0 };                 \
         vec_##isa a8 = { 0 }, a9 = { 0 }, a10 = { 0 }, a11 = { 0 };               \
         vec_##isa a12 = { 0 }, a13 = { 0 }, a14 = { 0 }, a15 = { 0 };             \
-        size_t n = len / 256 * 256;                                                \
+        const char *end = buf + len;                                               \
+        const char *body = (const char *)(((uintptr_t)buf + (vbytes) - 1) &        \
+                                          ~(uintptr_t)((vbytes) - 1));             \
         uint64_t r = 0;                                                            \
                                                                                    \
-        for (const char *q = buf, *end = buf + n; q < end; q += 256) {             \
-            const vec_##isa *p = (const vec_##isa *)(const void *)q;               \
-            _Pragma("GCC unroll 16")                                               \
-            for (int k = 0; k < STEP_##isa; k += ACC_##isa) {                      \
-                a0 ^= p[k];                                                        \
-                a1 ^= p[k + 1];                                                    \
-                a2 ^= p[k + 2];                                                    \
-                a3 ^= p[k + 3];                                                    \
-                if (ACC_##isa > 4) {                                               \
-                    a4 ^= p[k + 4];                                                \
-                    a5 ^= p[k + 5];                                                \
-                    a6 ^= p[k + 6];                                                \
-                    a7 ^= p[k + 7];                                                \
+        for (uint64_t pass = 0; pass < passes; pass++) {                           \
+            const char *q = body;                                                  \
+            if (body != buf)                                                       \
+                a1 ^= *(const uvec_##isa *)(const void *)buf;                      \
+            for (; q + 256 <= end; q += 256) {                                     \
+                const vec_##isa *p = (const vec_##isa *)(const void *)q;           \
+                _Pragma("GCC unroll 16")                                           \
+                for (int k = 0; k < STEP_##isa; k += ACC_##isa) {                  \
+                    a0 ^= p[k];                                                    \
+                    a1 ^= p[k + 1];                                                \
+                    a2 ^= p[k + 2];                                                \
+                    a3 ^= p[k + 3];                                                \
+                    if (ACC_##isa > 4) {                                           \
+                        a4 ^= p[k + 4];                                            \
+                        a5 ^= p[k + 5];                                            \
+                        a6 ^= p[k + 6];                                            \
+                        a7 ^= p[k + 7];                                            \
+                    }                                                              \
+                    if (ACC_##isa > 8) {                                           \
+                        a8 ^= p[k + 8];                                            \
+                        a9 ^= p[k + 9];                                            \
+                        a10 ^= p[k + 10];                                          \
+                        a11 ^= p[k + 11];                                          \
+                        a12 ^= p[k + 12];                                          \
+                        a13 ^= p[k + 13];                                          \
+                        a14 ^= p[k + 14];                                          \
+                        a15 ^= p[k + 15];                                          \
+                    }                                                              \
                 }                                                                  \
-                if (ACC_##isa > 8) {                                               \
-                    a8 ^= p[k + 8];                                                \
-                    a9 ^= p[k + 9];                                                \
-                    a10 ^= p[k + 10];                                              \
-                    a11 ^= p[k + 11];                                              \
-                    a12 ^= p[k + 12];                                              \
-                    a13 ^= p[k + 13];                                              \
-                    a14 ^= p[k + 14];                                              \
-                    a15 ^= p[k + 15];                                              \
-                }                                                                  \
+                lmb_compiler_barrier();                                            \
             }                                                                      \
+            for (; q + (vbytes) <= end; q += (vbytes))                             \
+                a2 ^= *(const vec_##isa *)(const void *)q;                         \
+            if (q < end)                                                           \
+                a3 ^= *(const uvec_##isa *)(const void *)(end - (vbytes));         \
             lmb_compiler_barrier();                                                \
         }                                                                          \
         a0 ^= a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ a6 ^ a7;                                    \
         a0 ^= a8 ^ a9 ^ a10 ^ a11 ^ a12 ^ a13 ^ a14 ^ a15;                         \
         for (size_t k = 0; k < (vbytes) / 8; k++)                                  \
             r ^= a0[k];                                                            \
-        for (size_t i = n; i < len; i++)                                           \
-            r += (unsigned char)buf[i];                                            \
         return r;                                                                  \
     }                                                                              \
                                                                                    \
-    attr KERNEL_ALIGN static void full_write_##isa(char *buf, size_t len, uint64_t x) \
+    attr KERNEL_ALIGN static void full_write_##isa(char *buf, size_t len,           \
+                                                   uint64_t passes)                 \
     {                                                                              \
-        vec_##isa v;                                                               \
-        size_t i, n = len / 256 * 256;                                             \
+        char *end = buf + len;                                                     \
+        char *body = (char *)(((uintptr_t)buf + (vbytes) - 1) &                    \
+                              ~(uintptr_t)((vbytes) - 1));                         \
                                                                                    \
-        for (size_t k = 0; k < (vbytes) / 8; k++)                                  \
-            v[k] = x + k;                                                          \
-        for (i = 0; i < n; i += 256) {                                             \
-            vec_##isa *p = (vec_##isa *)(void *)(buf + i);                         \
-            _Pragma("GCC unroll 16")                                               \
-            for (int k = 0; k < STEP_##isa; k++)                                   \
-                p[k] = v;                                                          \
-            lmb_compiler_barrier();                                                \
-        }                                                                          \
-        for (; i < len; i++) {                                                     \
-            buf[i] = (char)x;                                                      \
+        for (uint64_t pass = 0; pass < passes; pass++) {                           \
+            char *q = body;                                                        \
+            /* a different non-zero value each pass (zero fills can be faster) */ \
+            vec_##isa v = (vec_##isa){ 0 } + (pass + 1);                           \
+            if (body != buf)                                                       \
+                *(uvec_##isa *)(void *)buf = v;                                    \
+            for (; q + 256 <= end; q += 256) {                                     \
+                vec_##isa *p = (vec_##isa *)(void *)q;                             \
+                _Pragma("GCC unroll 16")                                           \
+                for (int k = 0; k < STEP_##isa; k++)                               \
+                    p[k] = v;                                                      \
+                lmb_compiler_barrier();                                            \
+            }                                                                      \
+            for (; q + (vbytes) <= end; q += (vbytes))                             \
+                *(vec_##isa *)(void *)q = v;                                       \
+            if (q < end)                                                           \
+                *(uvec_##isa *)(void *)(end - (vbytes)) = v;                       \
             lmb_compiler_barrier();                                                \
         }                                                                          \
     }                                                                              \
                                                                                    \
-    attr KERNEL_ALIGN static void full_copy_##isa(char *dst, const char *src, size_t len) \
+    /* Aligned on the destination (stores); loads are unaligned-tolerant. */       \
+    attr KERNEL_ALIGN static void full_copy_##isa(char *dst, const char *src,       \
+                                                  size_t len, uint64_t passes)      \
     {                                                                              \
-        size_t i, n = len / 256 * 256;                                             \
+        char *dend = dst + len;                                                    \
+        size_t head = (size_t)((((uintptr_t)dst + (vbytes) - 1) &                  \
+                                ~(uintptr_t)((vbytes) - 1)) - (uintptr_t)dst);     \
                                                                                    \
-        for (i = 0; i < n; i += 256) {                                             \
-            vec_##isa *d = (vec_##isa *)(void *)(dst + i);                         \
-            const vec_##isa *s = (const vec_##isa *)(const void *)(src + i);       \
-            _Pragma("GCC unroll 16")                                               \
-            for (int k = 0; k < STEP_##isa; k++)                                   \
-                d[k] = s[k];                                                       \
-            lmb_compiler_barrier();                                                \
-        }                                                                          \
-        for (; i < len; i++) {                                                     \
-            dst[i] = src[i];                                                       \
+        for (uint64_t pass = 0; pass < passes; pass++) {                           \
+            char *d = dst + head;                                                  \
+            const char *s = src + head;                                            \
+            if (head != 0)                                                         \
+                *(uvec_##isa *)(void *)dst = *(const uvec_##isa *)(const void *)src; \
+            for (; d + 256 <= dend; d += 256, s += 256) {                          \
+                vec_##isa *dv = (vec_##isa *)(void *)d;                            \
+                const uvec_##isa *sv = (const uvec_##isa *)(const void *)s;        \
+                _Pragma("GCC unroll 16")                                           \
+                for (int k = 0; k < STEP_##isa; k++)                               \
+                    dv[k] = sv[k];                                                 \
+                lmb_compiler_barrier();                                            \
+            }                                                                      \
+            for (; d + (vbytes) <= dend; d += (vbytes), s += (vbytes))             \
+                *(vec_##isa *)(void *)d = *(const uvec_##isa *)(const void *)s;    \
+            if (d < dend)                                                          \
+                *(uvec_##isa *)(void *)(dend - (vbytes)) =                         \
+                    *(const uvec_##isa *)(const void *)(src + len - (vbytes));     \
             lmb_compiler_barrier();                                                \
         }                                                                          \
     }
 
 struct full_kernels {
     const char *isa;
-    uint64_t (*read)(const char *buf, size_t len);
-    void (*write)(char *buf, size_t len, uint64_t x);
-    void (*copy)(char *dst, const char *src, size_t len);
+    uint64_t (*read)(const char *buf, size_t len, uint64_t passes);
+    void (*write)(char *buf, size_t len, uint64_t passes);
+    void (*copy)(char *dst, const char *src, size_t len, uint64_t passes);
 };
 
 #define KERNEL_SET(isa) { #isa, full_read_##isa, full_write_##isa, full_copy_##isa }
+
+/* "scalar": one 64-bit word at a time, the portable fallback and a baseline;
+ * kept out of the auto-vectoriser so that it stays what its name says. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SCALAR_ATTR __attribute__((optimize("no-tree-vectorize")))
+#else
+#define SCALAR_ATTR
+#endif
 
 #if LMB_X86_TARGETS
 FULL_KERNELS(avx512f, __attribute__((target("avx512f"))), 64, 4)
 FULL_KERNELS(avx2, __attribute__((target("avx2"))), 32, 8)
 FULL_KERNELS(sse2, , 16, 16)
+FULL_KERNELS(scalar, SCALAR_ATTR, 8, 8)
 static const struct full_kernels kernel_sets[] = {
-    KERNEL_SET(avx512f), KERNEL_SET(avx2), KERNEL_SET(sse2),
+    KERNEL_SET(avx512f), KERNEL_SET(avx2), KERNEL_SET(sse2), KERNEL_SET(scalar),
 };
 #else
 FULL_KERNELS(simd128, , 16, 8)
-static const struct full_kernels kernel_sets[] = { KERNEL_SET(simd128) };
+FULL_KERNELS(scalar, SCALAR_ATTR, 8, 8)
+static const struct full_kernels kernel_sets[] = { KERNEL_SET(simd128), KERNEL_SET(scalar) };
 #endif
+#define NSETS (sizeof kernel_sets / sizeof kernel_sets[0])
 
-/* The set for this CPU: the first whose instruction set it has. */
-static const struct full_kernels *widest_kernels(void)
+/* The set named by LMBENCH_VECTOR, or the widest one this CPU runs. *why is
+ * set when the name is unknown (usage) or the CPU lacks it (skipped). */
+static const struct full_kernels *pick_kernels(const char *forced, char *why, size_t len,
+                                               bool *cpu_lacks)
 {
-    const char *isa = lmb_widest_isa();
+    const char *isa = forced && *forced ? forced : lmb_widest_isa();
 
-    for (size_t i = 0; i < sizeof kernel_sets / sizeof kernel_sets[0]; i++)
-        if (strcmp(kernel_sets[i].isa, isa) == 0)
-            return &kernel_sets[i];
-    return &kernel_sets[sizeof kernel_sets / sizeof kernel_sets[0] - 1];
+    *cpu_lacks = false;
+    for (size_t i = 0; i < NSETS; i++) {
+        if (strcmp(kernel_sets[i].isa, isa) != 0)
+            continue;
+        if (!lmb_cpu_has_isa(isa)) {
+            *cpu_lacks = true;
+            snprintf(why, len, "LMBENCH_VECTOR=%s: this CPU does not run %s code", isa, isa);
+            return NULL;
+        }
+        return &kernel_sets[i];
+    }
+    size_t o = (size_t)snprintf(why, len, "LMBENCH_VECTOR: unknown kernel set (known:");
+    for (size_t i = 0; i < NSETS && o < len; i++)
+        o += (size_t)snprintf(why + o, len - o, " %s", kernel_sets[i].isa);
+    if (o < len)
+        snprintf(why + o, len - o, ")");
+    return NULL;
 }
 
 /* --- partial: one 4-byte word in every 16 bytes, 128 bytes per step --------- */
@@ -301,25 +373,23 @@ static void run_cp(uint64_t n, void *s)
         part_copy(st->dst, st->src, st->size);
 }
 
+/* The full kernels take the pass count: no indirect call per pass. */
 static void run_frd(uint64_t n, void *s)
 {
     struct bw_state *st = s;
-    for (uint64_t i = 0; i < n; i++)
-        st->sink += st->full->read(st->src, st->size);
+    st->sink += st->full->read(st->src, st->size, n);
 }
 
 static void run_fwr(uint64_t n, void *s)
 {
     struct bw_state *st = s;
-    for (uint64_t i = 0; i < n; i++)
-        st->full->write(st->src, st->size, i);
+    st->full->write(st->src, st->size, n);
 }
 
 static void run_fcp(uint64_t n, void *s)
 {
     struct bw_state *st = s;
-    for (uint64_t i = 0; i < n; i++)
-        st->full->copy(st->dst, st->src, st->size);
+    st->full->copy(st->dst, st->src, st->size, n);
 }
 
 static void run_bzero(uint64_t n, void *s)
@@ -358,10 +428,13 @@ static size_t round_up(size_t x, size_t a)
     return (x + a - 1) / a * a;
 }
 
+/* The mapping a copy needs, or 0 when it does not fit in a size_t. */
 static size_t bw_maplen(const struct bw_state *st)
 {
     if (!(st->flags & COPIES))
         return st->size;
+    if (st->size > (SIZE_MAX - CONFLICT_ALIGN - SPREAD_OFFSET) / 2)
+        return 0;
     return round_up(st->size, CONFLICT_ALIGN) + SPREAD_OFFSET + st->size;
 }
 
@@ -372,9 +445,10 @@ static int bw_init(void *s, char *err, size_t errlen)
     st->maplen = bw_maplen(st);
     /* A mapping is page aligned, hence 2 MiB congruence between source and
      * destination is a matter of their offsets within it. */
-    st->map = lmb_pages_alloc(st->maplen, 1, err, errlen);
+    st->map = lmb_pages_alloc_kind(st->maplen, 1, st->pages, err, errlen);
     if (st->map == NULL)
         return -1;
+    lmb_pages_note(st->map, st->maplen);
     st->src = st->map;
     st->dst = NULL;
     if (st->flags & COPIES)
@@ -391,6 +465,10 @@ static void bw_cleanup(void *s)
     st->map = NULL;
 }
 
+static const struct lmb_optdef options[] = {
+    { 'H', NULL, "put the buffers on huge pages (transparent ones, 2 MiB aligned)" },
+};
+
 static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     const struct lmb_variant *v;
@@ -399,7 +477,8 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct lmb_record rec;
     struct lmb_result res;
     uint64_t size;
-    char err[256];
+    char err[256], q[LMB_QUOTE_BUF];
+    bool cpu_lacks = false;
 
     if (argc < 2)
         return lmb_usage_error(ctx, "needs a size and an operation");
@@ -408,36 +487,51 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (lmb_parse_size(argv[0], &size, err, sizeof err) != 0)
         return lmb_usage_error(ctx, "%s", err);
     if (size < MIN_SIZE)
-        return lmb_usage_error(ctx, "size %s is below the minimum of %d bytes", argv[0], MIN_SIZE);
-    if (size > SIZE_MAX / 4)
-        return lmb_usage_error(ctx, "size %s is too large for this machine", argv[0]);
+        return lmb_usage_error(ctx, "size %s is below the minimum of %d bytes",
+                               lmb_quote(argv[0], q, sizeof q), MIN_SIZE);
     v = lmb_find_variant(ctx->bench, argv[1]);
     if (v == NULL)
-        return lmb_usage_error(ctx, "unknown operation '%s'", argv[1]);
+        return lmb_usage_error(ctx, "unknown operation '%s'", lmb_quote(argv[1], q, sizeof q));
     if (argc == 3) {
         if (strcmp(argv[2], "conflict") != 0)
-            return lmb_usage_error(ctx, "third argument must be 'conflict', not '%s'", argv[2]);
+            return lmb_usage_error(ctx, "third argument must be 'conflict', not '%s'",
+                                   lmb_quote(argv[2], q, sizeof q));
         if (!(v->flags & COPIES))
-            lmb_report_warn(&ctx->report, "'%s' only places a copy's destination; %s is not a copy",
-                            argv[2], v->name);
+            lmb_report_warn(&ctx->report, "'conflict' only places a copy's destination; %s is "
+                            "not a copy", v->name);
         else
             st.conflict = true;
     }
-    st.size = (size_t)size;
+    st.size = size > SIZE_MAX ? SIZE_MAX : (size_t)size;
     st.flags = v->flags;
-    st.full = widest_kernels();
+    st.pages = lmb_opt_given(ctx, 'H') ? LMB_PAGES_HUGE : LMB_PAGES_NORMAL;
+    if (v->flags & WIDE) {
+        st.full = pick_kernels(getenv("LMBENCH_VECTOR"), err, sizeof err, &cpu_lacks);
+        if (st.full == NULL && !cpu_lacks)
+            return lmb_usage_error(ctx, "%s", err);
+    }
 
     lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_MBS);
     lmb_record_param_int(&rec, "size_bytes", (long long)size);
     if (v->flags & COPIES)
         lmb_record_param_bool(&rec, "conflict", st.conflict);
     if (v->flags & WIDE)
-        lmb_record_param_str(&rec, "vector", st.full->isa);
+        lmb_record_param_str(&rec, "vector", st.full ? st.full->isa : getenv("LMBENCH_VECTOR"));
+    lmb_record_param_str(&rec, "pages", lmb_pages_name(st.pages));
     rec.classic = LMB_CLASSIC_SIZE_MBS;
     rec.classic_x = (double)size;
 
-    if (lmb_memory_fits(bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != 0)
+    if (cpu_lacks)
+        return lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "%s", err);
+    /* A size that cannot fit is a failure to run here (exit 1), however it
+     * cannot fit: past the address space or past the memory available. */
+    if (size > SIZE_MAX / 4 || bw_maplen(&st) == 0 ||
+        lmb_memory_fits(bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != 0) {
+        if (size > SIZE_MAX / 4 || bw_maplen(&st) == 0)
+            snprintf(err, sizeof err, "%s bytes do not fit in this machine's address space",
+                     lmb_quote(argv[0], q, sizeof q));
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    }
     t = (struct lmb_timed){
         .init = bw_init,
         .run = v->run,
@@ -447,6 +541,13 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
         .per_iter = (double)size,
     };
     lmb_measure(ctx, &t, &res);
+    if (st.pages == LMB_PAGES_HUGE && res.status == LMB_OK) {
+        for (unsigned i = 0; i < res.nfacts; i++)
+            if (strcmp(res.facts[i].key, "huge_percent") == 0 && res.facts[i].ival < 50)
+                lmb_result_warn(&res, "asked for huge pages but only %lld%% of the buffer got "
+                                "them (see /sys/kernel/mm/transparent_hugepage/enabled)",
+                                res.facts[i].ival);
+    }
     lmb_report_add(&ctx->report, &rec, &res);
     return LMB_EXIT_OK;
 }
@@ -460,7 +561,12 @@ const struct lmb_bench lmb_bench_bw_mem = {
     .help = "Prints the size in MB and the bandwidth in MB/s (MB = 10^6 bytes). A copy counts\n"
             "the bytes copied once. 'conflict' places a copy's destination at the same offset\n"
             "as its source modulo 2 MiB, so that both compete for the same cache sets.\n"
-            "With -P the bandwidths of the copies add up.\n",
+            "With -P the copies run in lockstep and their bytes are summed over the time\n"
+            "they took together. The buffers are on normal pages unless -H asks for huge\n"
+            "ones; LMBENCH_VECTOR (avx512f, avx2, sse2, simd128, scalar) forces the kernel\n"
+            "set of frd, fwr and fcp.\n",
+    .options = options,
+    .noptions = sizeof options / sizeof options[0],
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],
     .main = bw_mem_main,

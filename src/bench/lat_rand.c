@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../lib/bench.h"
+#include "../lib/text.h"
 
 struct rand_state {
     double dsum;
@@ -72,7 +73,10 @@ static int lat_rand_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (argc == 1) {
         only = lmb_find_variant(ctx->bench, argv[0]);
         if (only == NULL)
-            return lmb_usage_error(ctx, "unknown generator '%s'", argv[0]);
+        {
+            char q[LMB_QUOTE_BUF];
+            return lmb_usage_error(ctx, "unknown generator '%s'", lmb_quote(argv[0], q, sizeof q));
+        }
     }
     for (size_t i = 0; i < NVARIANTS; i++) {
         const struct lmb_variant *v = &variants[i];

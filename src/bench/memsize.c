@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* memsize: how many megabytes can be allocated and touched quickly.
  *
- * A child process maps the memory asked for (at most 90% of what the system
- * says is available, so that the test itself does not push the machine into
- * swapping or the OOM killer) and writes one byte in every page, 16 MB at a
+ * A child process maps the memory asked for (at most 90% of what this process
+ * may still use: MemAvailable, the cgroup limits, RLIMIT_AS, so that the test
+ * itself does not push the machine into swapping or the OOM killer) and writes one byte in every page, 16 MB at a
  * time, timing each step. It stops at the end, when a step takes 20 times as
  * long as the fastest one and over 50 ms (the system had to swap or reclaim),
  * or after 20 s; the parent reports the megabytes touched before that. If the
@@ -19,6 +19,7 @@
 
 #include "../lib/bench.h"
 #include "../lib/cleanup.h"
+#include "../lib/mem.h"
 #include "../lib/sizes.h"
 #include "../lib/sysinfo.h"
 
@@ -28,46 +29,6 @@
 #define SLOW_FACTOR 20
 #define SLOW_NS 50000000ULL
 #define BUDGET_NS 20000000000ULL
-
-/* MemAvailable from /proc/meminfo, in bytes; 0 if unknown. */
-static uint64_t mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[128];
-    unsigned long long kb = 0;
-
-    if (f == NULL)
-        return 0;
-    while (fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return (uint64_t)kb * 1024;
-}
-
-/* What the cgroup (v2) still allows, in bytes; UINT64_MAX when unlimited or
- * unknown. */
-static uint64_t cgroup_room(void)
-{
-    FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
-    char buf[64];
-    unsigned long long max, cur = 0;
-
-    if (f == NULL)
-        return UINT64_MAX;
-    if (fgets(buf, sizeof buf, f) == NULL || sscanf(buf, "%llu", &max) != 1) {
-        fclose(f);
-        return UINT64_MAX;
-    }
-    fclose(f);
-    f = fopen("/sys/fs/cgroup/memory.current", "r");
-    if (f != NULL) {
-        if (fscanf(f, "%llu", &cur) != 1)
-            cur = 0;
-        fclose(f);
-    }
-    return max > cur ? max - cur : 0;
-}
 
 /* In the child: touch, reporting each step's megabytes on fd. */
 static void toucher(const struct lmb_ctx *ctx, uint64_t bytes, int fd, pid_t parent)
@@ -104,7 +65,8 @@ static void toucher(const struct lmb_ctx *ctx, uint64_t bytes, int fd, pid_t par
 
 static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    uint64_t want = DEFAULT_MB, avail = mem_available(), room = cgroup_room(), limit;
+    const char *what = NULL;
+    uint64_t want = DEFAULT_MB, avail = lmb_memory_available(&what), limit;
     struct lmb_record rec;
     struct lmb_result res;
     char err[256];
@@ -121,18 +83,18 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
     lmb_record_init(&rec, ctx->bench->name, NULL, LMB_UNIT_MB);
     lmb_record_param_int(&rec, "asked_mb", (long long)want);
     rec.classic = LMB_CLASSIC_INT;
-    if (avail == 0)
+    if (avail == UINT64_MAX) {
         avail = lmb_physical_memory() / 2;
-    if (room < avail)
-        avail = room;
+        what = "half the physical memory";
+    }
     limit = avail / 10 * 9 / MB;
     if (limit == 0)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
-                                     "no memory available (MemAvailable and the cgroup limit)");
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "no memory available (%s)",
+                                     what ? what : "?");
     if (want > limit) {
         lmb_report_warn(&ctx->report, "%llu MB asked, but only %llu MB (90%% of what is "
-                        "available) will be tried", (unsigned long long)want,
-                        (unsigned long long)limit);
+                        "available: %s) will be tried", (unsigned long long)want,
+                        (unsigned long long)limit, what ? what : "?");
         want = limit;
     }
 
@@ -174,7 +136,7 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (WIFSIGNALED(st))
         lmb_report_warn(&ctx->report, "the touching process died of signal %d after %u MB",
                         WTERMSIG(st), reached);
-    double v = reached;
+    double v = (double)reached * MB;   /* in bytes, the unit's base */
     lmb_result_values(&res, &v, 1, NULL);
     lmb_report_add(&ctx->report, &rec, &res);
     return LMB_EXIT_OK;

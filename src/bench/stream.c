@@ -16,6 +16,7 @@
 #include "../lib/mem.h"
 #include "../lib/memlat.h"
 #include "../lib/sizes.h"
+#include "../lib/text.h"
 
 #define MIN_LEN (64 * 1024)
 #define DEFAULT_MIN (16ULL << 20)
@@ -177,8 +178,10 @@ static int stream_main(struct lmb_ctx *ctx, int argc, char **argv)
             version = 1;
         else if (strcmp(v, "2") == 0)
             version = 2;
-        else
-            return lmb_usage_error(ctx, "-v: 1 or 2, not '%s'", v);
+        else {
+            char q[LMB_QUOTE_BUF];
+            return lmb_usage_error(ctx, "-v: 1 or 2, not '%s'", lmb_quote(v, q, sizeof q));
+        }
     }
     if (lmb_opt_given(ctx, 'M')) {
         int rc = lmb_memlat_size_opt(ctx, 'M', MIN_LEN, SIZE_MAX / 8, 1, &len);

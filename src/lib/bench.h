@@ -5,7 +5,8 @@
  * its variant table and one `const struct lmb_bench lmb_bench_NAME` descriptor at
  * the end; everything else in it is static. It never parses -P/-W/-N, never reads
  * the clock and never prints a result line: it hands loops to lmb_measure() and
- * results to lmb_report_add(). See src/bench/registry.h for how to add one.
+ * results to lmb_report_add(). src/registry.h says how to add one and shows a
+ * complete minimal benchmark.
  */
 #ifndef LMB_BENCH_H
 #define LMB_BENCH_H
@@ -17,17 +18,10 @@
 #include "calibrate.h"
 #include "clock.h"
 #include "report.h"
+#include "result.h"
 #include "sched.h"
 
 struct lmb_ctx;
-
-/* Exit statuses of every command. */
-enum {
-    LMB_EXIT_OK = 0,
-    LMB_EXIT_FAILED = 1,    /* a measurement failed or timed out */
-    LMB_EXIT_USAGE = 2,     /* bad command line or environment */
-    LMB_EXIT_SKIPPED = 3,   /* cannot run here */
-};
 
 enum lmb_category {
     LMB_CAT_HARDWARE,     /* processor and memory */
@@ -38,10 +32,11 @@ enum lmb_category {
 
 const char *lmb_category_name(enum lmb_category c);
 
-/* Which common options a command accepts. */
-#define LMB_USE_P 1u
-#define LMB_USE_W 2u
-#define LMB_USE_N 4u
+/* Which common options a command accepts (the others are refused). */
+#define LMB_USE_P 1u          /* -P: copies make sense */
+#define LMB_USE_W 2u          /* -W */
+#define LMB_USE_N 4u          /* -N */
+#define LMB_USE_THREADS 8u    /* --threads: its partners can be threads */
 #define LMB_USE_PWN (LMB_USE_P | LMB_USE_W | LMB_USE_N)
 
 /* One variant of a command (bw_mem's rd, lat_syscall's null ...). */
@@ -50,7 +45,7 @@ struct lmb_variant {
     const char *description;   /* one line, for --help and --list */
     lmb_run_fn run;            /* the timed loop */
     const char *label;         /* classic line label, if the command has one */
-    unsigned flags;            /* meaning private to the benchmark */
+    unsigned flags;            /* meaning private to the benchmark (what set-up it needs) */
 };
 
 /* A command-specific option: -t, -L <line> ... */
@@ -76,14 +71,17 @@ struct lmb_bench {
     bool classic_on_stdout;                 /* classic lines on stdout (mhz, line ...), not stderr */
 };
 
-/* Options every command shares, parsed once by the harness. */
+/* Options every command shares, parsed once by the harness (one table in
+ * command.c drives their parsing, usage, help and the JSON run.config). */
 struct lmb_common {
     unsigned parallel;       /* -P: copies run at once */
     uint64_t warmup_us;      /* -W */
     unsigned repetitions;    /* -N */
     bool json;               /* --json */
+    bool threads;            /* --threads: partners are threads, not processes */
     double timeout_s;        /* --timeout: per measurement; 0 = none */
     double min_time_s;       /* --min-time: overrides ENOUGH when > 0 */
+    const char *cpus;        /* --cpus, as given */
 };
 
 #define LMB_DEFAULT_REPETITIONS 11
@@ -100,7 +98,7 @@ struct lmb_ctx {
     const struct lmb_bench *bench;
     const char *prog;             /* the name the command was called by */
     struct lmb_common opt;
-    struct lmb_optval optv[16];   /* parallel to bench->options */
+    struct lmb_optval *optv;      /* bench->noptions entries, parallel to bench->options */
     struct lmb_clock clock;
     uint64_t interval_ns;         /* target length of one timed interval */
     struct lmb_sched sched;
@@ -113,8 +111,10 @@ struct lmb_ctx {
 bool lmb_opt_given(const struct lmb_ctx *ctx, char flag);
 const char *lmb_opt_arg(const struct lmb_ctx *ctx, char flag);
 
-/* Prints "<prog>: <message>" and the usage line on stderr; returns 2, the exit
- * status of a usage error: `return lmb_usage_error(ctx, "bad mode '%s'", m);` */
+/* Prints "<prog>: <message>" and the usage line on the messages stream; returns
+ * 2, the exit status of a usage error: `return lmb_usage_error(ctx, "bad mode
+ * '%s'", lmb_quote(m, q, sizeof q));` Quote what the user typed with lmb_quote
+ * (report.h). */
 int lmb_usage_error(const struct lmb_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -128,9 +128,28 @@ enum lmb_metric {
     LMB_METRIC_BANDWIDTH,    /* bytes per second, summed over copies */
 };
 
-/* What to measure. Each copy (-P) forks, calls init on its own copy of *state,
- * waits on the start barrier, warms up, calibrates, then times -N intervals of
- * run(iters). cleanup runs in the copy afterwards. */
+/* What a partner is told when it starts. */
+struct lmb_partner_ctx {
+    unsigned index;          /* 0 .. partners-1 */
+    bool thread;             /* a thread of the copy (shares its memory and fds), not a process */
+    char *err;               /* where to put the reason when it fails */
+    size_t errlen;
+};
+
+/* What to measure.
+ *
+ * Each copy (-P) is a forked process. It calls init on its own copy of *state,
+ * then, for a two-ended benchmark, starts `partners` partners (processes forked
+ * from the copy after init, or threads with --threads) that each run
+ * partner(state, pc) until the copy's side goes away, and calls
+ * after_partners(state, threads) (e.g. to close the partners' ends of pipes
+ * when they are processes). Then the copies run in lockstep: an optional -W
+ * warm-up, calibration to one common iteration count, one untimed interval,
+ * and -N timed intervals of run(iters), each started together on a barrier,
+ * with copies that finish early kept running until the last one has finished.
+ * cleanup runs in the copy at the end; partners must then leave (return from
+ * partner) within a second or are killed. Where each end was placed and ran is
+ * recorded, and a two-ended result gets the parameter "ends". */
 struct lmb_timed {
     int (*init)(void *state, char *err, size_t errlen);   /* may be NULL; 0 = ok */
     lmb_run_fn run;
@@ -138,12 +157,33 @@ struct lmb_timed {
     void *state;
     enum lmb_metric metric;
     double per_iter;     /* operations (latency) or bytes (bandwidth) per iteration */
+    /* Two-ended benchmarks and rings: */
+    unsigned partners;   /* partners per copy; 0 for a one-ended benchmark */
+    /* In the partner: serve until the copy's end goes away; 0 when it ended
+     * normally, -1 with a reason in pc->err on an error (the measurement then
+     * fails with it). A partner that returns before the copy's cleanup fails
+     * the measurement. */
+    int (*partner)(void *state, const struct lmb_partner_ctx *pc);
+    void (*after_partners)(void *state, bool threads);    /* may be NULL */
 };
 
-/* Runs the measurement. Never returns without reaping every copy. The result
- * must be handed to lmb_report_add (which takes its memory) or freed with
- * lmb_result_free. */
+/* Runs the measurement. Never returns without reaping every copy and partner.
+ * The result must be handed to lmb_report_add (which takes its memory) or freed
+ * with lmb_result_free. */
 void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_result *res);
+
+/* From a timed loop or init, in a copy, when an operation fails: the
+ * measurement ends with status failed and this reason. Does not return. */
+void lmb_abort_copy(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* From init, in a copy: a fact about its set-up that becomes a parameter of
+ * the record (copy 1's, e.g. the page size the buffer really got). */
+void lmb_copy_fact_int(const char *key, long long v);
+void lmb_copy_fact_str(const char *key, const char *v);
+
+/* In a copy: its number (0-based) and how many copies run. */
+unsigned lmb_copy_index(void);
+unsigned lmb_copy_count(void);
 
 /* Reports rec as not measured: status s (LMB_FAILED, LMB_SKIPPED ...) with the
  * reason, for a benchmark that fails before it measures (a file that cannot be
@@ -152,9 +192,5 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
  * records. */
 int lmb_report_unmeasured(struct lmb_ctx *ctx, struct lmb_record *rec, enum lmb_status s,
                           const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* From a timed loop, in a copy, when an operation fails: the measurement ends
- * with status failed and this reason. Does not return. */
-void lmb_abort_copy(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 #endif

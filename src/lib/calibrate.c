@@ -29,7 +29,7 @@ int lmb_interval_ns(const struct lmb_clock *c, double min_time_s, const char *en
     }
     if (enough != NULL && *enough != '\0') {
         uint64_t us;
-        char why[128];
+        char why[160];
         if (lmb_parse_uint(enough, 1, 3600ULL * 1000000ULL, &us, why, sizeof why) != 0) {
             snprintf(err, errlen, "ENOUGH must be microseconds per interval: %s", why);
             return -1;
@@ -41,48 +41,120 @@ int lmb_interval_ns(const struct lmb_clock *c, double min_time_s, const char *en
     return 0;
 }
 
-void lmb_calibrate(const struct lmb_clock *c, lmb_run_fn run, void *state,
-                   uint64_t target_ns, uint64_t budget_ns, struct lmb_calibration *out)
+uint64_t lmb_cal_budget_ns(uint64_t target_ns)
 {
-    uint64_t n = 1, start = lmb_now(c);
-    /* Below this an interval says little about the rate: grow fast instead. */
-    double trust_ns = 100.0 * lmb_clock_error_ns(c);
+    uint64_t b = target_ns > UINT64_MAX / 20 ? UINT64_MAX : 20 * target_ns;
 
-    out->reached = false;
-    out->hit_max_iters = false;
+    return b < 2000000000ULL ? 2000000000ULL : b;
+}
+
+uint64_t lmb_cal_rescale(uint64_t iters, uint64_t elapsed_ns, uint64_t target_ns)
+{
+    double next;
+
+    if (elapsed_ns == 0)
+        next = (double)iters * 100.0;
+    else
+        next = ceil((double)iters * 1.1 * (double)target_ns / (double)elapsed_ns);
+    if (elapsed_ns < target_ns && next <= (double)iters)
+        next = (double)iters + 1.0;
+    if (next < 1.0)
+        next = 1.0;
+    if (next > (double)LMB_MAX_ITERS)
+        next = (double)LMB_MAX_ITERS;
+    return (uint64_t)next;
+}
+
+void lmb_cal_start(struct lmb_cal *c, uint64_t target_ns, uint64_t budget_ns, double trust_ns)
+{
+    *c = (struct lmb_cal){
+        .target_ns = target_ns ? target_ns : 1,
+        .budget_ns = budget_ns,
+        .trust_ns = trust_ns,
+        .iters = 1,
+    };
+}
+
+static bool agree(uint64_t a, uint64_t b)
+{
+    uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+
+    return (double)lo >= LMB_CAL_AGREE * (double)hi;
+}
+
+bool lmb_cal_feed(struct lmb_cal *c, uint64_t e, uint64_t spent_ns)
+{
+    c->rounds++;
+    c->spent_ns = spent_ns;
+    if (c->done)
+        return true;
+
+    if (e >= c->target_ns) {
+        /* Long enough. Accept when the interval before, with the same count,
+         * agrees on the rate; otherwise run the same count once more. */
+        if (c->prev_ns != 0 && agree(c->prev_ns, e)) {
+            c->last_ns = e;
+            c->reached = true;
+            c->done = true;
+            return true;
+        }
+        c->prev_ns = e;
+        c->last_ns = e;
+        if (e > c->budget_ns / 2) {
+            /* One iteration outlasts what a confirmation may take (an
+             * operation of seconds): take it as it is. */
+            c->reached = true;
+            c->done = true;
+            return true;
+        }
+    } else {
+        if (c->iters >= LMB_MAX_ITERS) {
+            c->last_ns = e;
+            c->hit_max_iters = true;
+            c->done = true;
+            return true;
+        }
+        /* Too short: grow fast while the interval is too short to say much
+         * about the rate, else aim just past the target. */
+        uint64_t next;
+        if ((double)e < c->trust_ns || e == 0) {
+            next = c->iters > LMB_MAX_ITERS / 10 ? LMB_MAX_ITERS : c->iters * 10;
+        } else {
+            next = lmb_cal_rescale(c->iters, e, c->target_ns);
+            if (next > c->iters * 100 && c->iters <= LMB_MAX_ITERS / 100)
+                next = c->iters * 100;
+        }
+        c->prev_ns = 0;
+        c->last_ns = e;
+        if (spent_ns >= c->budget_ns) {
+            /* Out of time: keep the largest count tried. */
+            c->gave_up = true;
+            c->done = true;
+            return true;
+        }
+        c->iters = next;
+        return false;
+    }
+    if (spent_ns >= c->budget_ns) {
+        c->gave_up = true;
+        c->done = true;
+        return true;
+    }
+    return false;
+}
+
+void lmb_calibrate(const struct lmb_clock *c, lmb_run_fn run, void *state,
+                   uint64_t target_ns, uint64_t budget_ns, struct lmb_cal *out)
+{
+    uint64_t start = lmb_now(c);
+
+    lmb_cal_start(out, target_ns, budget_ns, 100.0 * lmb_clock_error_ns(c));
     for (;;) {
         uint64_t t0 = lmb_now(c);
-        run(n, state);
+        run(out->iters, state);
         uint64_t t1 = lmb_now(c);
-        uint64_t e = t1 - t0;
-
-        out->iters = n;
-        out->elapsed_ns = e;
-        out->spent_ns = t1 - start;
-        if (e >= target_ns) {
-            out->reached = true;
+        if (lmb_cal_feed(out, t1 - t0, t1 - start))
             return;
-        }
-        if (n >= LMB_MAX_ITERS) {
-            out->hit_max_iters = true;
-            return;
-        }
-        if (out->spent_ns >= budget_ns)
-            return;
-
-        double factor;
-        if ((double)e < trust_ns || e == 0)
-            factor = 10.0;
-        else
-            factor = 1.1 * (double)target_ns / (double)e;
-        if (factor > 100.0)
-            factor = 100.0;
-        double next = ceil((double)n * factor);
-        if (next <= (double)n)
-            next = (double)n + 1.0;
-        if (next > (double)LMB_MAX_ITERS)
-            next = (double)LMB_MAX_ITERS;
-        n = (uint64_t)next;
     }
 }
 

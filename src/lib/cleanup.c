@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Removing temporary files and killing child processes on exit and on signals. */
 #include "cleanup.h"
 
 #include <errno.h>
@@ -56,6 +57,9 @@ void lmb_cleanup_init(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* Children are reaped by waitpid: an inherited SIG_IGN would reap them
+     * behind our back and hide how they ended. */
+    signal(SIGCHLD, SIG_DFL);
     atexit(on_exit_hook);
 }
 

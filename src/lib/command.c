@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* Running one benchmark command: common options, usage and help generated from
- * the descriptor, set-up of the clock, placement and report, exit status. */
+/* Running one benchmark command: the table of common options (parsing, usage,
+ * help and run.config all come from it), set-up of clock, placement and report,
+ * the checks of every output stream, and the exit status. */
 #include "command.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "sizes.h"
@@ -50,6 +54,136 @@ const char *lmb_opt_arg(const struct lmb_ctx *ctx, char flag)
     return i >= 0 ? ctx->optv[i].arg : NULL;
 }
 
+/* --- the common options ------------------------------------------------------ */
+
+enum opt_id { O_P, O_W, O_N, O_JSON, O_THREADS, O_CPUS, O_TIMEOUT, O_MINTIME, O_LIST, O_HELP };
+
+struct common_opt {
+    enum opt_id id;
+    char flag;              /* short form, or 0 */
+    const char *name;       /* long form without "--", or NULL */
+    const char *arg;        /* value name; NULL for a switch */
+    unsigned need;          /* the LMB_USE_* bit a command must have, or 0 */
+    const char *help;
+};
+
+static const struct common_opt common_opts[] = {
+    { O_P, 'P', NULL, "parallelism", LMB_USE_P,
+      "run that many copies at once, in lockstep (default 1)" },
+    { O_W, 'W', NULL, "warmup", LMB_USE_W,
+      "run the loop this many microseconds before calibrating (default 0)" },
+    { O_N, 'N', NULL, "repetitions", LMB_USE_N, "timed repetitions (default 11)" },
+    { O_JSON, 0, "json", NULL, 0, "print one JSON document on stdout instead of the classic lines" },
+    { O_THREADS, 0, "threads", NULL, LMB_USE_THREADS,
+      "run the partner ends as threads of each copy, not processes" },
+    { O_CPUS, 0, "cpus", "LIST", 0, "run on these CPUs only (e.g. 0,2-3)" },
+    { O_TIMEOUT, 0, "timeout", "SEC",
+      0, "give up on a measurement after SEC seconds (default 300; 0: never)" },
+    { O_MINTIME, 0, "min-time", "SEC", 0,
+      "make each timed interval last at least SEC seconds (overrides ENOUGH)" },
+    { O_LIST, 0, "list", NULL, 0, "list the variants" },
+    { O_HELP, 'h', "help", NULL, 0, "show this help" },
+};
+#define NCOMMON (sizeof common_opts / sizeof common_opts[0])
+
+static bool applies(const struct lmb_bench *b, const struct common_opt *o)
+{
+    return o->need == 0 || (b->common & o->need) != 0;
+}
+
+/* What parsing found besides the settings. */
+struct parsed {
+    bool help, list;
+    int npos;
+    char **pos;
+};
+
+static int set_common(struct lmb_ctx *ctx, struct parsed *p, const struct common_opt *o,
+                      const char *v, char *err, size_t errlen)
+{
+    uint64_t x;
+    char why[200];
+
+    switch (o->id) {
+    case O_P:
+        if (lmb_parse_uint(v, 1, LMB_MAX_PARALLEL, &x, why, sizeof why) != 0)
+            goto bad;
+        ctx->opt.parallel = (unsigned)x;
+        return 0;
+    case O_W:
+        if (lmb_parse_uint(v, 0, 3600ULL * 1000000ULL, &x, why, sizeof why) != 0)
+            goto bad;
+        ctx->opt.warmup_us = x;
+        return 0;
+    case O_N:
+        if (lmb_parse_uint(v, 1, LMB_MAX_REPETITIONS, &x, why, sizeof why) != 0)
+            goto bad;
+        ctx->opt.repetitions = (unsigned)x;
+        return 0;
+    case O_JSON:
+        ctx->opt.json = true;
+        return 0;
+    case O_THREADS:
+        ctx->opt.threads = true;
+        return 0;
+    case O_CPUS:
+        ctx->opt.cpus = v;
+        return 0;
+    case O_TIMEOUT:
+        if (lmb_parse_nonneg_double(v, &ctx->opt.timeout_s, why, sizeof why) != 0)
+            goto bad;
+        return 0;
+    case O_MINTIME:
+        if (lmb_parse_nonneg_double(v, &ctx->opt.min_time_s, why, sizeof why) != 0)
+            goto bad;
+        if (ctx->opt.min_time_s > 3600.0) {
+            snprintf(why, sizeof why, "expected seconds from 0 to 3600");
+            goto bad;
+        }
+        return 0;
+    case O_LIST:
+        p->list = true;
+        return 0;
+    case O_HELP:
+        p->help = true;
+        return 0;
+    }
+    return 0;
+bad:
+    if (o->flag)
+        snprintf(err, errlen, "-%c: %s", o->flag, why);
+    else
+        snprintf(err, errlen, "--%s: %s", o->name, why);
+    return -1;
+}
+
+/* The settings of run.config, from the options and the environment. */
+static void record_settings(struct lmb_ctx *ctx, const char *interval_source)
+{
+    struct lmb_report *r = &ctx->report;
+    const struct lmb_common *o = &ctx->opt;
+
+    lmb_report_setting(r, (struct lmb_setting){ "parallel", LMB_SET_INT, o->parallel, 0, NULL });
+    lmb_report_setting(r, (struct lmb_setting){ "warmup_us", LMB_SET_INT,
+                                                (long long)o->warmup_us, 0, NULL });
+    lmb_report_setting(r, (struct lmb_setting){ "repetitions", LMB_SET_INT, o->repetitions, 0,
+                                                NULL });
+    lmb_report_setting(r, (struct lmb_setting){ "timeout_s", LMB_SET_REAL, 0, o->timeout_s, NULL });
+    lmb_report_setting(r, (struct lmb_setting){ "interval_us", LMB_SET_REAL, 0,
+                                                (double)ctx->interval_ns / 1e3, NULL });
+    lmb_report_setting(r, (struct lmb_setting){ "interval_source", LMB_SET_STR, 0, 0,
+                                                interval_source });
+    lmb_report_setting(r, (struct lmb_setting){ "sched", LMB_SET_STR, 0, 0,
+                                                lmb_sched_policy_name(ctx->sched.policy) });
+    lmb_report_setting(r, (struct lmb_setting){ "cpus", o->cpus ? LMB_SET_STR : LMB_SET_NULL, 0,
+                                                0, o->cpus });
+    if (ctx->bench->common & LMB_USE_THREADS)
+        lmb_report_setting(r, (struct lmb_setting){ "threads", LMB_SET_BOOL, o->threads, 0,
+                                                    NULL });
+}
+
+/* --- usage and help ------------------------------------------------------------ */
+
 /* The positional part of the usage with "{variants}" expanded. */
 static void print_args(FILE *f, const struct lmb_bench *b)
 {
@@ -65,15 +199,16 @@ static void print_args(FILE *f, const struct lmb_bench *b)
     fputs(v + strlen("{variants}"), f);
 }
 
+/* The usage line shows the short common options that apply (-P, -W, -N; -h is
+ * implied) and the command's own. */
 void lmb_print_usage(FILE *f, const struct lmb_bench *b, const char *prog)
 {
     fprintf(f, "Usage: %s", prog);
-    if (b->common & LMB_USE_P)
-        fputs(" [-P <parallelism>]", f);
-    if (b->common & LMB_USE_W)
-        fputs(" [-W <warmup>]", f);
-    if (b->common & LMB_USE_N)
-        fputs(" [-N <repetitions>]", f);
+    for (size_t i = 0; i < NCOMMON; i++) {
+        const struct common_opt *o = &common_opts[i];
+        if (o->flag && o->arg && applies(b, o))
+            fprintf(f, " [-%c <%s>]", o->flag, o->arg);
+    }
     for (size_t i = 0; i < b->noptions; i++) {
         if (b->options[i].arg)
             fprintf(f, " [-%c <%s>]", b->options[i].flag, b->options[i].arg);
@@ -93,8 +228,15 @@ void lmb_print_variants(FILE *f, const struct lmb_bench *b)
         fprintf(f, "  %-10s %s\n", b->variants[i].name, b->variants[i].description);
 }
 
+static void help_line(FILE *f, const char *left, const char *text)
+{
+    fprintf(f, "  %-18s %s\n", left, text);
+}
+
 void lmb_print_help(FILE *f, const struct lmb_bench *b, const char *prog)
 {
+    char left[48];
+
     lmb_print_usage(f, b, prog);
     fprintf(f, "%s.\n", b->summary);
     if (b->help)
@@ -104,31 +246,54 @@ void lmb_print_help(FILE *f, const struct lmb_bench *b, const char *prog)
         lmb_print_variants(f, b);
     }
     fputs("\nOptions:\n", f);
-    if (b->common & LMB_USE_P)
-        fputs("  -P <parallelism>   run that many copies at once (default 1)\n", f);
-    if (b->common & LMB_USE_W)
-        fputs("  -W <warmup>        run the loop this many microseconds before timing (default 0)\n", f);
-    if (b->common & LMB_USE_N)
-        fprintf(f, "  -N <repetitions>   timed repetitions (default %d)\n", LMB_DEFAULT_REPETITIONS);
+    /* Short common options first, then the command's own, then the long ones. */
+    for (size_t i = 0; i < NCOMMON; i++) {
+        const struct common_opt *o = &common_opts[i];
+        if (!o->flag || o->name || !applies(b, o))
+            continue;
+        snprintf(left, sizeof left, "-%c <%s>", o->flag, o->arg);
+        help_line(f, left, o->help);
+    }
     for (size_t i = 0; i < b->noptions; i++) {
-        char left[40];
         if (b->options[i].arg)
             snprintf(left, sizeof left, "-%c <%s>", b->options[i].flag, b->options[i].arg);
         else
             snprintf(left, sizeof left, "-%c", b->options[i].flag);
-        fprintf(f, "  %-18s %s\n", left, b->options[i].help);
+        help_line(f, left, b->options[i].help);
     }
-    fputs("  --json             print one JSON document on stdout instead of the classic lines\n"
-          "  --cpus LIST        run on these CPUs only (e.g. 0,2-3)\n", f);
-    fprintf(f, "  --timeout SEC      give up on a measurement after SEC seconds (default %g; 0: never)\n",
-            LMB_DEFAULT_TIMEOUT_S);
-    fputs("  --min-time SEC     make each timed interval last at least SEC seconds (overrides ENOUGH)\n"
-          "  --list             list the variants\n"
-          "  -h, --help         show this help\n"
-          "\nEnvironment: ENOUGH (microseconds per timed interval), LMBENCH_SCHED\n"
+    for (size_t i = 0; i < NCOMMON; i++) {
+        const struct common_opt *o = &common_opts[i];
+        if (!o->name || !applies(b, o))
+            continue;
+        if (o->id == O_LIST && b->nvariants == 0)
+            continue;
+        if (o->flag)
+            snprintf(left, sizeof left, "-%c, --%s", o->flag, o->name);
+        else if (o->arg)
+            snprintf(left, sizeof left, "--%s %s", o->name, o->arg);
+        else
+            snprintf(left, sizeof left, "--%s", o->name);
+        help_line(f, left, o->help);
+    }
+    fputs("\nEnvironment: ENOUGH (microseconds per timed interval), LMBENCH_SCHED\n"
           "(DEFAULT, SINGLE, BALANCED, UNIQUE or CUSTOM \"list\").\n", f);
     fprintf(f, "Exit status: 0 ok, 1 failed or timed out, 2 bad usage, 3 skipped.\n"
                "See %s(1).\n", b->name);
+}
+
+int lmb_usage_error(const struct lmb_ctx *ctx, const char *fmt, ...)
+{
+    FILE *f = ctx->report.messages ? ctx->report.messages : stderr;
+    va_list ap;
+
+    fprintf(f, "%s: ", ctx->prog);
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    lmb_print_usage(f, ctx->bench, ctx->prog);
+    fflush(f);
+    return LMB_EXIT_USAGE;
 }
 
 int lmb_report_unmeasured(struct lmb_ctx *ctx, struct lmb_record *rec, enum lmb_status s,
@@ -146,69 +311,30 @@ int lmb_report_unmeasured(struct lmb_ctx *ctx, struct lmb_record *rec, enum lmb_
     return LMB_EXIT_OK;
 }
 
-int lmb_usage_error(const struct lmb_ctx *ctx, const char *fmt, ...)
+/* --- parsing -------------------------------------------------------------------- */
+
+static const struct common_opt *find_long(const char *arg, size_t *namelen)
 {
-    va_list ap;
-
-    fprintf(stderr, "%s: ", ctx->prog);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    lmb_print_usage(stderr, ctx->bench, ctx->prog);
-    return LMB_EXIT_USAGE;
-}
-
-struct parsed {
-    const char *cpus;
-    bool help, list;
-    int npos;
-    char **pos;
-};
-
-/* A long option's value: "--name=value" or the next argument. */
-static const char *long_value(const char *arg, const char *name, int argc, char **argv, int *i)
-{
-    size_t n = strlen(name);
-
-    if (arg[n] == '=')
-        return arg + n + 1;
-    if (*i + 1 < argc)
-        return argv[++*i];
+    for (size_t i = 0; i < NCOMMON; i++) {
+        const struct common_opt *o = &common_opts[i];
+        size_t n;
+        if (!o->name)
+            continue;
+        n = strlen(o->name);
+        if (strncmp(arg, o->name, n) == 0 && (arg[n] == '\0' || (arg[n] == '=' && o->arg))) {
+            *namelen = n;
+            return o;
+        }
+    }
     return NULL;
 }
 
-static int set_common(struct lmb_ctx *ctx, char flag, const char *v, char *err, size_t errlen)
+static const struct common_opt *find_short(char flag)
 {
-    uint64_t x;
-    char why[160];
-    unsigned need = flag == 'P' ? LMB_USE_P : flag == 'W' ? LMB_USE_W : LMB_USE_N;
-
-    if (!(ctx->bench->common & need)) {
-        snprintf(err, errlen, "option -%c does not apply to %s", flag, ctx->bench->name);
-        return -1;
-    }
-    switch (flag) {
-    case 'P':
-        if (lmb_parse_uint(v, 1, LMB_MAX_PARALLEL, &x, why, sizeof why) != 0)
-            goto bad;
-        ctx->opt.parallel = (unsigned)x;
-        break;
-    case 'W':
-        if (lmb_parse_uint(v, 0, 3600ULL * 1000000ULL, &x, why, sizeof why) != 0)
-            goto bad;
-        ctx->opt.warmup_us = x;
-        break;
-    case 'N':
-        if (lmb_parse_uint(v, 1, LMB_MAX_REPETITIONS, &x, why, sizeof why) != 0)
-            goto bad;
-        ctx->opt.repetitions = (unsigned)x;
-        break;
-    }
-    return 0;
-bad:
-    snprintf(err, errlen, "-%c: %s", flag, why);
-    return -1;
+    for (size_t i = 0; i < NCOMMON; i++)
+        if (common_opts[i].flag == flag)
+            return &common_opts[i];
+    return NULL;
 }
 
 static int parse_args(struct lmb_ctx *ctx, int argc, char **argv, struct parsed *p,
@@ -216,7 +342,7 @@ static int parse_args(struct lmb_ctx *ctx, int argc, char **argv, struct parsed 
 {
     const struct lmb_bench *b = ctx->bench;
     bool only_pos = false;
-    char why[160];
+    char q[LMB_QUOTE_BUF];
 
     p->pos = calloc((size_t)argc + 1, sizeof *p->pos);
     if (p->pos == NULL) {
@@ -235,59 +361,57 @@ static int parse_args(struct lmb_ctx *ctx, int argc, char **argv, struct parsed 
             continue;
         }
         if (a[1] == '-') {
-            const char *v;
-            if (strcmp(a, "--json") == 0) {
-                ctx->opt.json = true;
-            } else if (strcmp(a, "--help") == 0) {
-                p->help = true;
-            } else if (strcmp(a, "--list") == 0) {
-                p->list = true;
-            } else if (strncmp(a, "--cpus", 6) == 0 && (a[6] == '\0' || a[6] == '=')) {
-                if ((v = long_value(a, "--cpus", argc, argv, &i)) == NULL)
-                    goto missing;
-                p->cpus = v;
-            } else if (strncmp(a, "--timeout", 9) == 0 && (a[9] == '\0' || a[9] == '=')) {
-                if ((v = long_value(a, "--timeout", argc, argv, &i)) == NULL)
-                    goto missing;
-                if (lmb_parse_nonneg_double(v, &ctx->opt.timeout_s, why, sizeof why) != 0) {
-                    snprintf(err, errlen, "--timeout: %s", why);
-                    return -1;
-                }
-            } else if (strncmp(a, "--min-time", 10) == 0 && (a[10] == '\0' || a[10] == '=')) {
-                if ((v = long_value(a, "--min-time", argc, argv, &i)) == NULL)
-                    goto missing;
-                if (lmb_parse_nonneg_double(v, &ctx->opt.min_time_s, why, sizeof why) != 0 ||
-                    ctx->opt.min_time_s > 3600.0) {
-                    snprintf(err, errlen, "--min-time: expected seconds from 0 to 3600, got '%s'", v);
-                    return -1;
-                }
-            } else {
-                snprintf(err, errlen, "unknown option '%s'", a);
+            size_t n;
+            const struct common_opt *o = find_long(a + 2, &n);
+            const char *v = NULL;
+            if (o == NULL || !applies(b, o)) {
+                if (o != NULL)
+                    snprintf(err, errlen, "option --%s does not apply to %s", o->name, b->name);
+                else
+                    snprintf(err, errlen, "unknown option '%s'", lmb_quote(a, q, sizeof q));
                 return -1;
             }
+            if (o->arg) {
+                if (a[2 + n] == '=')
+                    v = a + 3 + n;
+                else if (i + 1 < argc)
+                    v = argv[++i];
+                else {
+                    snprintf(err, errlen, "option --%s needs a value", o->name);
+                    return -1;
+                }
+            }
+            if (set_common(ctx, p, o, v, err, errlen) != 0)
+                return -1;
             continue;
         }
         /* A cluster of short options: -t, -P4, -P 4, -tP 4. */
         for (const char *c = a + 1; *c; c++) {
+            const struct common_opt *o = find_short(*c);
             const char *v = NULL;
             int oi;
-            if (*c == 'h') {
-                p->help = true;
-                continue;
-            }
-            if (*c == 'P' || *c == 'W' || *c == 'N') {
-                v = c[1] ? c + 1 : (i + 1 < argc ? argv[++i] : NULL);
-                if (v == NULL) {
-                    snprintf(err, errlen, "option -%c needs a value", *c);
+            if (o != NULL) {
+                if (!applies(b, o)) {
+                    snprintf(err, errlen, "option -%c does not apply to %s", *c, b->name);
                     return -1;
                 }
-                if (set_common(ctx, *c, v, err, errlen) != 0)
+                if (o->arg) {
+                    v = c[1] ? c + 1 : (i + 1 < argc ? argv[++i] : NULL);
+                    if (v == NULL) {
+                        snprintf(err, errlen, "option -%c needs a value", *c);
+                        return -1;
+                    }
+                }
+                if (set_common(ctx, p, o, v, err, errlen) != 0)
                     return -1;
-                break;
+                if (o->arg)
+                    break;
+                continue;
             }
             oi = opt_index(b, *c);
             if (oi < 0) {
-                snprintf(err, errlen, "unknown option '-%c'", *c);
+                char one[2] = { *c, '\0' };
+                snprintf(err, errlen, "unknown option '-%s'", lmb_quote(one, q, sizeof q));
                 return -1;
             }
             ctx->optv[oi].count++;
@@ -303,22 +427,63 @@ static int parse_args(struct lmb_ctx *ctx, int argc, char **argv, struct parsed 
         }
     }
     return 0;
-missing:
-    snprintf(err, errlen, "option '%s' needs a value", argv[argc - 1]);
-    return -1;
 }
 
-int lmb_command_main(const struct lmb_bench *b, const char *prog, int argc, char **argv)
+int lmb_env_check(char *err, size_t errlen)
+{
+    struct lmb_sched s;
+    struct lmb_clock c = { .overhead_ns = 1, .granularity_ns = 1 };
+    uint64_t ns;
+
+    if (lmb_sched_setup(&s, getenv("LMBENCH_SCHED"), NULL, err, errlen) != 0)
+        return -1;
+    return lmb_interval_ns(&c, 0.0, getenv("ENOUGH"), &ns, err, errlen);
+}
+
+/* Checks every stream the command wrote; a failure is said on the messages
+ * stream (when it works) and makes the exit status 1. */
+static int check_streams(const struct lmb_ctx *ctx, const struct lmb_streams *io, int rc,
+                         int first_errno)
+{
+    int e = first_errno;
+    bool ok = true;
+
+    ok &= lmb_stream_ok(io->out, &e);
+    ok &= lmb_stream_ok(io->classic, &e);
+    ok &= lmb_stream_ok(io->json, &e);
+    if (ok && e == 0) {
+        /* Messages that could not be written are results not reported too. */
+        if (!lmb_stream_ok(io->messages, NULL) && (rc == LMB_EXIT_OK || rc == LMB_EXIT_SKIPPED))
+            return LMB_EXIT_FAILED;
+        return rc;
+    }
+    if (io->messages != NULL) {
+        fprintf(io->messages, "%s: cannot write its output: %s\n", ctx->prog,
+                strerror(e ? e : EIO));
+        fflush(io->messages);
+    }
+    return rc == LMB_EXIT_USAGE ? rc : LMB_EXIT_FAILED;
+}
+
+int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char **argv,
+                    const struct lmb_streams *io)
 {
     struct lmb_ctx *ctx;
+    struct lmb_streams use = *io;
     struct parsed p = { 0 };
     char err[512];
-    const char *why_not, *enough;
+    const char *why_not, *enough, *source;
     int rc;
 
     ctx = calloc(1, sizeof *ctx);
-    if (ctx == NULL) {
-        fprintf(stderr, "%s: out of memory\n", prog);
+    if (ctx != NULL && b->noptions > 0)
+        ctx->optv = calloc(b->noptions, sizeof *ctx->optv);
+    if (ctx == NULL || (b->noptions > 0 && ctx->optv == NULL)) {
+        if (io->messages)
+            fprintf(io->messages, "%s: out of memory\n", prog);
+        if (ctx)
+            free(ctx->optv);
+        free(ctx);
         return LMB_EXIT_FAILED;
     }
     lmb_cleanup_init();
@@ -327,27 +492,34 @@ int lmb_command_main(const struct lmb_bench *b, const char *prog, int argc, char
     ctx->opt.parallel = 1;
     ctx->opt.repetitions = LMB_DEFAULT_REPETITIONS;
     ctx->opt.timeout_s = LMB_DEFAULT_TIMEOUT_S;
+    ctx->report.messages = io->messages;   /* for usage errors before the report opens */
 
     if (parse_args(ctx, argc, argv, &p, err, sizeof err) != 0) {
         rc = lmb_usage_error(ctx, "%s", err);
         goto done;
     }
     if (p.help) {
-        lmb_print_help(stdout, b, prog);
+        lmb_print_help(io->out, b, prog);
         rc = LMB_EXIT_OK;
         goto done;
     }
     if (p.list) {
-        lmb_print_variants(stdout, b);
+        lmb_print_variants(io->out, b);
         rc = LMB_EXIT_OK;
         goto done;
     }
-    if (ctx->opt.json && !lmb_have_json()) {
-        fprintf(stderr, "%s: --json: this lmbench was built without jansson\n", prog);
+    if (ctx->opt.json && use.json == NULL) {
+        /* --json: the document replaces the classic lines on stdout. */
+        use.json = io->out;
+        use.classic = NULL;
+    }
+    if (use.json != NULL && !lmb_have_json()) {
+        if (io->messages)
+            fprintf(io->messages, "%s: --json: this lmbench was built without jansson\n", prog);
         rc = LMB_EXIT_SKIPPED;
         goto done;
     }
-    if (lmb_sched_setup(&ctx->sched, getenv("LMBENCH_SCHED"), p.cpus, err, sizeof err) != 0) {
+    if (lmb_sched_setup(&ctx->sched, getenv("LMBENCH_SCHED"), ctx->opt.cpus, err, sizeof err) != 0) {
         rc = lmb_usage_error(ctx, "%s", err);
         goto done;
     }
@@ -358,46 +530,86 @@ int lmb_command_main(const struct lmb_bench *b, const char *prog, int argc, char
         rc = lmb_usage_error(ctx, "%s", err);
         goto done;
     }
+    source = ctx->opt.min_time_s > 0 ? "--min-time" : (enough && *enough) ? "ENOUGH" : "default";
 
-    lmb_report_open(&ctx->report, prog, ctx->opt.json);
-    if (b->classic_on_stdout)
-        ctx->report.classic = stdout;
+    lmb_report_open(&ctx->report, prog, &use);
     ctx->report.clock = &ctx->clock;
-    ctx->report.config = (struct lmb_run_config){
-        .parallel = ctx->opt.parallel,
-        .warmup_us = ctx->opt.warmup_us,
-        .repetitions = ctx->opt.repetitions,
-        .timeout_s = ctx->opt.timeout_s,
-        .interval_ns = ctx->interval_ns,
-        .interval_source = ctx->opt.min_time_s > 0 ? "--min-time"
-                           : (enough && *enough) ? "ENOUGH" : "default",
-        .sched = lmb_sched_policy_name(ctx->sched.policy),
-        .cpus = p.cpus,
-    };
+    record_settings(ctx, source);
 
     why_not = b->supported ? b->supported() : NULL;
     if (why_not != NULL) {
         struct lmb_record r;
-        struct lmb_result res = { 0 };
         lmb_record_init(&r, b->name, "", LMB_UNIT_US);
-        lmb_result_set_status(&res, LMB_SKIPPED, "%s", why_not);
-        lmb_report_add(&ctx->report, &r, &res);
-        rc = LMB_EXIT_OK;
+        rc = lmb_report_unmeasured(ctx, &r, LMB_SKIPPED, "%s", why_not);
     } else {
         rc = b->main(ctx, p.npos, p.pos);
     }
     if (rc == LMB_EXIT_OK) {
-        if (ctx->opt.json &&
-            lmb_report_print_json(&ctx->report, stdout, prog, argc - 1, argv + 1) != 0) {
-            fprintf(stderr, "%s: could not write the JSON document\n", prog);
-            rc = LMB_EXIT_FAILED;
-        } else {
-            rc = lmb_report_exit_status(&ctx->report);
+        if (use.json != NULL) {
+            int jr = lmb_report_print_json(&ctx->report, prog, argc - 1, argv + 1);
+            if (jr != 0 && ctx->report.write_errno == 0 && io->messages) {
+                fprintf(io->messages, "%s: could not make the JSON document (out of memory)\n",
+                        prog);
+                rc = LMB_EXIT_FAILED;
+            }
         }
+        if (rc == LMB_EXIT_OK)
+            rc = lmb_report_exit_status(&ctx->report);
     }
+    rc = check_streams(ctx, &use, rc, ctx->report.write_errno);
     lmb_report_close(&ctx->report);
-done:
     free(p.pos);
+    free(ctx->optv);
     free(ctx);
     return rc;
+done:
+    rc = check_streams(ctx, &use, rc, 0);
+    free(p.pos);
+    free(ctx->optv);
+    free(ctx);
+    return rc;
+}
+
+int lmb_command_main(const struct lmb_bench *b, const char *prog, int argc, char **argv)
+{
+    struct lmb_streams io = {
+        .out = stdout,
+        .classic = b->classic_on_stdout ? stdout : stderr,
+        .messages = stderr,
+        .json = NULL,
+    };
+
+    return lmb_command_run(b, prog, argc, argv, &io);
+}
+
+/* --- the standard streams ------------------------------------------------------- */
+
+void lmb_guard_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+            continue;
+        int n = open("/dev/null", O_RDONLY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
+int lmb_finish_std_streams(const char *prog, int rc)
+{
+    int e = 0;
+    bool out_ok = lmb_stream_ok(stdout, &e);
+    bool err_ok = lmb_stream_ok(stderr, &e);
+
+    if (out_ok && err_ok)
+        return rc;
+    if (rc != LMB_EXIT_OK && rc != LMB_EXIT_SKIPPED)
+        return rc;   /* already failed, and said why */
+    if (err_ok) {
+        fprintf(stderr, "%s: cannot write to standard output: %s\n", prog, strerror(e));
+        fflush(stderr);
+    }
+    return LMB_EXIT_FAILED;
 }

@@ -3,13 +3,11 @@
  * system declares. */
 #include "memlat.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -19,70 +17,31 @@
 /* The chains' random orders come from this seed: the same chain every run. */
 #define SEED 0x6c6d62656e6368ULL
 
-/* How much of the mapping that holds p the kernel backs with huge pages, from
- * /proc/self/smaps ("AnonHugePages"); -1 if it cannot tell. */
-static long long huge_bytes(const void *p)
-{
-    FILE *f = fopen("/proc/self/smaps", "r");
-    char line[256];
-    bool in = false;
-    long long kb = -1;
-
-    if (f == NULL)
-        return -1;
-    while (fgets(line, sizeof line, f) != NULL) {
-        unsigned long lo, hi;
-        char *dash = strchr(line, '-'), *space = strchr(line, ' ');
-        if (dash != NULL && space != NULL && dash < space &&
-            sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
-            continue;
-        }
-        if (in && sscanf(line, "AnonHugePages: %lld kB", &kb) == 1)
-            break;
-    }
-    fclose(f);
-    return kb < 0 ? -1 : kb * 1024;
-}
-
 char *lmb_memlat_map(size_t size, bool huge, char **map, size_t *maplen, char *err,
                      size_t errlen)
 {
-    size_t len;
-    char *p, *a;
-    long long got;
+    struct lmb_page_info pi;
+    char *p;
 
     *map = NULL;
     *maplen = 0;
-    if (!huge) {
-        *map = lmb_pages_alloc(size, 0, err, errlen);
-        *maplen = size;
-        return *map;
-    }
-    len = (size + LMB_MEMLAT_HUGE_PAGE - 1) / LMB_MEMLAT_HUGE_PAGE * LMB_MEMLAT_HUGE_PAGE;
-    p = mmap(NULL, len + LMB_MEMLAT_HUGE_PAGE, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %zu bytes: %s", len, strerror(errno));
+    p = lmb_pages_alloc_kind(size, 0, huge ? LMB_PAGES_HUGE : LMB_PAGES_NORMAL, err, errlen);
+    if (p == NULL)
         return NULL;
-    }
     *map = p;
-    *maplen = len + LMB_MEMLAT_HUGE_PAGE;
-    a = (char *)(((uintptr_t)p + LMB_MEMLAT_HUGE_PAGE - 1) / LMB_MEMLAT_HUGE_PAGE *
-                 LMB_MEMLAT_HUGE_PAGE);
-    if (madvise(a, len, MADV_HUGEPAGE) != 0) {
-        snprintf(err, errlen, "huge pages: madvise: %s (no transparent huge pages here)",
-                 strerror(errno));
-        return NULL;
+    *maplen = size;
+    if (huge) {
+        /* A huge-page measurement on small pages would be another measurement:
+         * fail rather than report it. */
+        lmb_pages_backing(p, size, &pi);
+        if (pi.known && pi.huge_percent < 100) {
+            snprintf(err, errlen, "huge pages: the kernel backed %u%% of the %zu bytes with them "
+                     "(see /sys/kernel/mm/transparent_hugepage/)", pi.huge_percent, size);
+            return NULL;
+        }
     }
-    memset(a, 0, len);
-    got = huge_bytes(a);
-    if (got >= 0 && (size_t)got < len) {
-        snprintf(err, errlen, "huge pages: the kernel backed %lld of %zu bytes with them (see "
-                 "/sys/kernel/mm/transparent_hugepage/)", got, len);
-        return NULL;
-    }
-    return a;
+    lmb_pages_note(p, size);
+    return p;
 }
 
 static int memlat_init(void *s, char *err, size_t errlen)

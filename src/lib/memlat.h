@@ -15,9 +15,6 @@
 struct lmb_ctx;
 struct lmb_result;
 
-/* The transparent huge page size asked for with huge = true. */
-#define LMB_MEMLAT_HUGE_PAGE (2u << 20)
-
 struct lmb_memlat {
     size_t size;                   /* bytes the chain runs through */
     size_t stride;                 /* distance between elements */
@@ -36,10 +33,11 @@ struct lmb_memlat {
     struct lmb_chase chase;
 };
 
-/* Maps size bytes, touched: on normal pages, or (huge) aligned to and advised
- * onto transparent huge pages, failing unless the kernel backed all of it with
- * them. Returns the start of the buffer; *map and *maplen are what to give
- * lmb_pages_free. NULL with a message in err on failure. */
+/* Maps size bytes, touched (lmb_pages_alloc_kind): on normal pages, or on huge
+ * pages, failing unless the kernel backed all of it with them. Notes the
+ * backing as the record's parameters (lmb_pages_note). Returns the start of
+ * the buffer; *map and *maplen are what to give lmb_pages_free. NULL with a
+ * message in err on failure. */
 char *lmb_memlat_map(size_t size, bool huge, char **map, size_t *maplen, char *err,
                      size_t errlen);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Results as values, and the one module that renders them: the classic lmbench 3
- * lines, status messages and the JSON records of doc/results-schema.md. */
+/* Records, and the one module that renders them: the classic lmbench 3 lines,
+ * status messages and warnings here; the JSON document in report_json.c. A
+ * record is one measured quantity with its parameters, unit and result. */
 #ifndef LMB_REPORT_H
 #define LMB_REPORT_H
 
@@ -10,82 +11,23 @@
 #include <stdio.h>
 
 #include "clock.h"
+#include "result.h"
 #include "stats.h"
 #include "sysinfo.h"
-
-enum lmb_status {
-    LMB_OK,
-    LMB_SKIPPED,            /* cannot run here (reason says why) */
-    LMB_BELOW_RESOLUTION,   /* too fast or too short to time honestly */
-    LMB_TIMEOUT,            /* --timeout passed; copies killed */
-    LMB_FAILED,             /* an error while running */
-};
-
-const char *lmb_status_name(enum lmb_status s);
-
-/* What lmb_measure returns. Samples are per timed repetition, in SI: nanoseconds
- * per operation (latency, mean over copies) or bytes per second (bandwidth, summed
- * over copies). */
-struct lmb_result {
-    enum lmb_status status;
-    char reason[256];
-    size_t n;
-    double *samples;
-    uint64_t iters;           /* iterations per interval (first copy) */
-    double elapsed_s;         /* wall time of the whole measurement */
-    unsigned copies;
-    const char *policy;       /* placement policy name */
-    int *cpu_assigned;        /* per copy; -1 = not pinned */
-    int *cpu_ran;             /* per copy; CPU it was on when it finished, -1 unknown */
-};
-
-void lmb_result_free(struct lmb_result *r);
-
-/* --- results computed from results -------------------------------------------
- * For quantities that are not one timed loop: an operation's latency as the
- * difference of two chain lengths, a parallelism as the ratio of two
- * latencies, a clock rate from a period, a cache size read off a curve. */
-
-/* One sample per repetition: out->samples[i] = f(a->samples[i], b->samples[i],
- * arg) (b may be NULL: f gets 0 for it). a and b must have the same number of
- * samples, and are left as they are. out takes a's copies, placement and
- * iterations, the summed elapsed time, and the first status of a, b that is
- * not ok (with its reason); when both are ok it is ok. Returns 0, or -1 with
- * out failed (memory short, or a and b of different lengths). */
-int lmb_result_derive(struct lmb_result *out, const struct lmb_result *a,
-                      const struct lmb_result *b, double (*f)(double a, double b, void *arg),
-                      void *arg);
-
-/* A result holding n computed values (a level's size, the latencies of the
- * points of a plateau ...): status ok, copies and placement from `from` when
- * given (else none), elapsed 0. Returns 0, or -1 with out failed. */
-int lmb_result_values(struct lmb_result *out, const double *v, size_t n,
-                      const struct lmb_result *from);
-
-/* The smallest sample (the least disturbed time), +infinity when there is none. */
-double lmb_result_min(const struct lmb_result *r);
-
-/* Sorts the samples in increasing order (for pairing two results by rank). */
-void lmb_result_sort(struct lmb_result *r);
-
-/* The median of the samples (sorting them), NAN when there are none. */
-double lmb_result_median(struct lmb_result *r);
-
-/* A result with no measurement: status and reason only. */
-void lmb_result_set_status(struct lmb_result *r, enum lmb_status s, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+#include "text.h"
 
 enum lmb_unit {
     LMB_UNIT_US,      /* latency in microseconds */
     LMB_UNIT_NS,      /* latency in nanoseconds */
     LMB_UNIT_MBS,     /* bandwidth in 10^6 bytes per second */
-    /* Units of the processor and memory benchmarks. Their samples are already
-     * in the unit (not SI): they are computed, with lmb_result_derive or
-     * lmb_result_values, rather than timed. */
-    LMB_UNIT_MHZ,     /* a clock rate in MHz (metric "frequency") */
+    /* Units of the processor and memory benchmarks. Their samples are computed
+     * (lmb_result_derive, lmb_result_values) in the unit's base, as the other
+     * units' samples are: Hz, bytes, a plain number. */
+    LMB_UNIT_MHZ,     /* a clock rate in MHz (metric "frequency"; samples in Hz) */
     LMB_UNIT_BYTES,   /* a size in bytes (metric "size") */
-    LMB_UNIT_PAGES,   /* a count of pages (metric "size") */
-    LMB_UNIT_MB,      /* a size in MB of 2^20 bytes, as memsize prints it (metric "size") */
+    LMB_UNIT_PAGES,   /* a count of pages (metric "size"; samples a plain number) */
+    LMB_UNIT_MB,      /* a size in MB of 2^20 bytes, as memsize prints it (metric "size";
+                         samples in bytes) */
     LMB_UNIT_RATIO,   /* a dimensionless ratio, "x" (metric "parallelism") */
 };
 
@@ -121,13 +63,13 @@ enum lmb_classic {
 enum lmb_param_type { LMB_PARAM_INT, LMB_PARAM_STR, LMB_PARAM_BOOL };
 
 struct lmb_param {
-    const char *key;
+    char key[32];
     enum lmb_param_type type;
     long long ival;
     char sval[128];
 };
 
-#define LMB_MAX_PARAMS 8
+#define LMB_MAX_PARAMS 12
 
 struct lmb_record {
     const char *benchmark;
@@ -154,11 +96,11 @@ void lmb_record_param_int(struct lmb_record *r, const char *key, long long v);
 void lmb_record_param_str(struct lmb_record *r, const char *key, const char *v);
 void lmb_record_param_bool(struct lmb_record *r, const char *key, bool v);
 
-/* Takes ownership of *res (zeroes it), converts the samples to the record's
- * unit, computes statistics and the headline. Statistics are kept whenever there
- * are samples (a below_resolution result has them), but only an ok record has a
- * headline value that is shown. Returns 0, or -1 when memory is short (status
- * becomes failed). */
+/* Takes ownership of *res (zeroes it), adds its facts to the parameters,
+ * converts the samples to the record's unit, computes statistics and the
+ * headline. Statistics are kept whenever there are samples (a below_resolution
+ * result has them), but only an ok record has a headline value that is shown.
+ * Returns 0, or -1 when memory is short (status becomes failed). */
 int lmb_record_finish(struct lmb_record *r, struct lmb_result *res);
 void lmb_record_free(struct lmb_record *r);
 
@@ -170,42 +112,58 @@ bool lmb_unit_higher_is_better(enum lmb_unit u);
  * Returns its length, 0 when the record has no classic line or is not ok. */
 size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len);
 
-/* How the invocation was set up, for the JSON document's "run". */
-struct lmb_run_config {
-    unsigned parallel;
-    uint64_t warmup_us;
-    unsigned repetitions;
-    double timeout_s;
-    uint64_t interval_ns;
-    const char *interval_source;   /* "--min-time", "ENOUGH" or "default" */
-    const char *sched;
-    const char *cpus;              /* --cpus, or NULL */
+/* Where a command writes. The command line gives classic = stderr (stdout for
+ * the few commands that print there), messages = stderr, json = stdout with
+ * --json (classic then NULL). The suite gives its own streams: a command never
+ * swaps file descriptors. */
+struct lmb_streams {
+    FILE *out;        /* help, --list */
+    FILE *classic;    /* classic lines and section markers; NULL: none */
+    FILE *messages;   /* usage errors, status messages, warnings */
+    FILE *json;       /* the JSON document at the end; NULL: none */
 };
+
+/* One setting of the invocation, for the JSON document's run.config. */
+struct lmb_setting {
+    const char *key;
+    enum { LMB_SET_INT, LMB_SET_REAL, LMB_SET_STR, LMB_SET_BOOL, LMB_SET_NULL } type;
+    long long ival;
+    double dval;
+    const char *sval;
+};
+
+#define LMB_MAX_SETTINGS 16
 
 /* The collection of one invocation's records and where they are shown. */
 struct lmb_report {
     const char *prog;            /* prefix of messages */
-    bool json;                   /* collect for one JSON document instead of lines */
-    FILE *classic;               /* stream of classic lines (stderr for most commands) */
-    FILE *messages;              /* status messages and warnings (stderr) */
-    struct lmb_record *records;  /* kept in JSON mode */
+    FILE *classic;               /* NULL: no classic lines */
+    FILE *messages;
+    FILE *json;                  /* NULL: no JSON document; else records are kept for it */
+    struct lmb_record *records;  /* kept when json is set */
     size_t nrecords, cap;
-    unsigned counts[LMB_FAILED + 1];
+    unsigned counts[LMB_NSTATUS];
     const struct lmb_clock *clock;   /* for the JSON host.timer */
-    struct lmb_run_config config;
+    struct lmb_setting settings[LMB_MAX_SETTINGS];
+    size_t nsettings;
     int64_t start_time;              /* seconds since the epoch */
-    struct lmb_host host;            /* probed at open in JSON mode */
+    char run_id[48];
+    struct lmb_host host;            /* probed at open when json is set */
+    int write_errno;                 /* first error writing classic lines or the document */
 };
 
-void lmb_report_open(struct lmb_report *rep, const char *prog, bool json);
+void lmb_report_open(struct lmb_report *rep, const char *prog, const struct lmb_streams *io);
 void lmb_report_close(struct lmb_report *rep);
 
-/* Finishes *r with *res and shows it: the classic line now, or kept for the JSON
- * document; a message on stderr for any status but ok. */
+/* A setting for run.config, in the order added. Strings are not copied. */
+void lmb_report_setting(struct lmb_report *rep, struct lmb_setting s);
+
+/* Finishes *r with *res and shows it: the classic line now (or nothing), kept
+ * for the JSON document when there is one; a message on the messages stream for
+ * any status but ok, and each warning of the result. */
 void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res);
 
-/* A section line of the classic output ('"stride=64', a blank line ...). Nothing
- * in JSON mode. */
+/* A section line of the classic output ('"stride=64', a blank line ...). */
 void lmb_report_marker(struct lmb_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -213,16 +171,53 @@ void lmb_report_marker(struct lmb_report *rep, const char *fmt, ...)
 void lmb_report_warn(struct lmb_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The exit status the records call for: 1 if any failed or timed out, 3 if all
- * were skipped, else 0. */
+/* The exit status the records call for: 1 if any failed or timed out, or a
+ * result could not be written; 3 if all were skipped; else 0. */
 int lmb_report_exit_status(const struct lmb_report *rep);
 
-/* Prints the JSON document (tool, host, results) on out. Returns 0, -1 on error,
- * -2 when built without jansson. */
-int lmb_report_print_json(const struct lmb_report *rep, FILE *out, const char *argv0,
-                          int argc, char **argv);
+/* Writes the JSON document (tool, run, host, results) to rep->json. Returns 0,
+ * -1 on error (rep->write_errno set when it was a write), -2 when built without
+ * jansson. */
+int lmb_report_print_json(struct lmb_report *rep, const char *argv0, int argc, char **argv);
 
 /* Whether this build can write JSON. */
 bool lmb_have_json(void);
+
+/* Flushes f and tells whether everything written to it so far arrived; on
+ * failure *err (if not NULL and still 0) receives the errno. */
+bool lmb_stream_ok(FILE *f, int *err);
+
+
+/* --- results computed from results (the processor and memory benchmarks) ------
+ * For quantities that are not one timed loop: an operation's latency as the
+ * difference of two chain lengths, a parallelism as the ratio of two
+ * latencies, a clock rate from a period, a cache size read off a curve. */
+
+/* One sample per repetition: out->samples[i] = f(a->samples[i], b->samples[i],
+ * arg) (b may be NULL: f gets 0 for it). a and b must have the same number of
+ * samples, and are left as they are. out takes a's copies, placement,
+ * iterations and warnings, the summed elapsed and warm-up times, and the first
+ * status of a, b that is not ok (with its reason); when both are ok it is ok.
+ * Returns 0, or -1 with out failed (memory short, or a and b of different
+ * lengths). */
+int lmb_result_derive(struct lmb_result *out, const struct lmb_result *a,
+                      const struct lmb_result *b, double (*f)(double a, double b, void *arg),
+                      void *arg);
+
+/* A result holding n computed values (a level's size, the latencies of the
+ * points of a plateau ...; see lmb_result_set_values): status ok, copies and
+ * placement from `from` when given (else none), elapsed 0. Returns 0, or -1
+ * with out failed. */
+int lmb_result_values(struct lmb_result *out, const double *v, size_t n,
+                      const struct lmb_result *from);
+
+/* The smallest sample (the least disturbed time), +infinity when there is none. */
+double lmb_result_min(const struct lmb_result *r);
+
+/* Sorts the samples in increasing order (for pairing two results by rank). */
+void lmb_result_sort(struct lmb_result *r);
+
+/* The median of the samples (sorting them), NAN when there are none. */
+double lmb_result_median(struct lmb_result *r);
 
 #endif

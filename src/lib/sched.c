@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "sizes.h"
+#include "text.h"
 
 static const char *const policy_names[] = {
     [LMB_SCHED_DEFAULT] = "DEFAULT",
@@ -36,7 +37,42 @@ static bool in_set(const int *set, int n, int cpu)
 static int parse_custom(const char *list, struct lmb_sched *s, char *err, size_t errlen)
 {
     char buf[4096], *save = NULL;
+    size_t quotes = 0;
 
+    for (const char *c = list; *c; c++)
+        quotes += *c == '"';
+    if (quotes % 2 != 0) {
+        snprintf(err, errlen, "unbalanced quotes in the CPU list");
+        return -1;
+    }
+    if (quotes > 2) {
+        snprintf(err, errlen, "the CPU list takes one pair of quotes");
+        return -1;
+    }
+    if (strlen(list) >= sizeof buf) {
+        snprintf(err, errlen, "CPU list too long");
+        return -1;
+    }
+    {
+        /* A comma needs an element on both sides, as in --cpus. */
+        bool element = false, comma = false;
+        for (const char *c = list; *c; c++) {
+            if (*c == ',') {
+                if (!element) {
+                    snprintf(err, errlen, "empty element in the CPU list");
+                    return -1;
+                }
+                element = false;
+                comma = true;
+            } else if (*c != ' ' && *c != '\t' && *c != '"') {
+                element = true;
+            }
+        }
+        if (comma && !element) {
+            snprintf(err, errlen, "the CPU list ends with a comma");
+            return -1;
+        }
+    }
     snprintf(buf, sizeof buf, "%s", list);
     s->ncustom = 0;
     for (char *tok = strtok_r(buf, " ,\"\t", &save); tok != NULL;
@@ -125,9 +161,10 @@ int lmb_sched_setup(struct lmb_sched *s, const char *env, const char *cpus_opt,
             }
         s->policy = LMB_SCHED_CUSTOM;
     } else {
+        char q[LMB_QUOTE_BUF];
         snprintf(err, errlen,
                  "LMBENCH_SCHED='%s' (expected DEFAULT, SINGLE, BALANCED, UNIQUE or CUSTOM \"list\")",
-                 env);
+                 lmb_quote(env, q, sizeof q));
         return -1;
     }
     return 0;

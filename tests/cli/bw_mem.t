@@ -215,6 +215,67 @@ else
     skip "1024t --json: jq missing or built without jansson"
 fi
 
+# Sizes that parse but cannot fit: failed (exit 1) whatever the reason, never a
+# usage error: past the address space, past the memory there is.
+for size in 9223372036854775807 16777215t 1t; do
+    run "$CMD" -N 3 "$size" rd
+    is "$RC" 1 "$size: exit status 1 (does not fit)"
+    like "$ERR" '^bw_mem: rd( \(.*\))?: failed: .+' "$size: says failed and why"
+done
+# Three quarters of what is available is the most a buffer may take.
+avail_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null)
+if [ -n "$avail_kb" ]; then
+    big=$((avail_kb * 9 / 10 / 1024))m
+    run "$CMD" -N 3 "$big" rd
+    is "$RC" 1 "$big (90% of MemAvailable): exit status 1, before touching any of it"
+    like "$ERR" 'is available \(MemAvailable\)' "$big: names the limit"
+else
+    skip "no MemAvailable in /proc/meminfo"
+    skip "no MemAvailable in /proc/meminfo"
+fi
+
+# --- kernel sets and pages ------------------------------------------------------------------
+
+# Every kernel set: measured, or skipped when the CPU lacks it, or unknown to
+# this build (exit 2); lengths that are not a multiple of the step included.
+if json_usable; then
+    for v in avx512f avx2 sse2 simd128 scalar; do
+        for size in 1000 4097 64k; do
+            run_json env LMBENCH_VECTOR=$v "$CMD" -N 3 --json "$size" fcp
+            case $RC in
+            0) json_ok "$T/json" ".results[0] | .status == \"ok\" and .params.vector == \"$v\" and .value > 0" \
+                   "LMBENCH_VECTOR=$v $size fcp: measured with $v" ;;
+            3) json_ok "$T/json" ".results[0] | .status == \"skipped\" and (.reason | test(\"does not run\"))" \
+                   "LMBENCH_VECTOR=$v $size fcp: skipped, this CPU lacks it" ;;
+            2) like "$ERR" "unknown kernel set" "LMBENCH_VECTOR=$v: not in this build (exit 2, says so)" ;;
+            *) fail "LMBENCH_VECTOR=$v $size fcp: exit status $RC" ;;
+            esac
+        done
+    done
+    usage_error bw_mem env LMBENCH_VECTOR=mmx "$CMD" -N 3 4k frd
+    # scalar is in every build and every CPU runs it.
+    run env LMBENCH_VECTOR=scalar "$CMD" -N 3 1000 frd
+    one_line_like "$ERR" "^0\\.001000 $BW\$" "LMBENCH_VECTOR=scalar 1000 frd: the classic line"
+    check "LMBENCH_VECTOR=scalar: positive bandwidth" positive_bw "$ERR"
+
+    run_json "$CMD" -N 3 --json 4m rd
+    json_checks "$T/json" <<'EOF'
+normal pages: params.pages "normal", page_bytes a positive number, huge_percent 0
+    .results[0].params | .pages == "normal" and .page_bytes > 0 and .huge_percent == 0
+EOF
+    run_json "$CMD" -N 3 -H --json 4m rd
+    json_checks "$T/json" <<'EOF'
+-H: params.pages "huge", page_bytes and huge_percent recorded
+    .results[0].params | .pages == "huge" and .page_bytes > 0 and (.huge_percent | type == "number")
+-H: status ok
+    .results[0].status == "ok"
+-H: a warning when the buffer did not get huge pages, none when it did
+    .results[0] | (.params.huge_percent < 50) == (.warnings | any(test("huge pages")))
+EOF
+else
+    skip "kernel sets and pages: jq missing or built without jansson"
+fi
+
 # --- timeout -----------------------------------------------------------------------------
 
 # Intervals of at least 0.5 s cannot finish within 0.3 s.

@@ -73,7 +73,7 @@ static void check_reaches(uint64_t cost, uint64_t read_cost, uint64_t target)
 {
     struct fake f = {.read_cost = read_cost, .op_cost = cost};
     struct lmb_clock c;
-    struct lmb_calibration cal;
+    struct lmb_cal cal;
     double ideal = (double)target / (double)cost;
 
     fake_clock(&c, &f, (double)read_cost, 1.0);
@@ -87,8 +87,8 @@ static void check_reaches(uint64_t cost, uint64_t read_cost, uint64_t target)
         fail_msg("cost %llu target %llu: reached %d hit_max %d", (unsigned long long)cost,
                  (unsigned long long)target, cal.reached, cal.hit_max_iters);
     /* The last interval is the one measured with iters: its length is exact here. */
-    assert_int_equal(cal.elapsed_ns, cal.iters * cost + read_cost);
-    assert_true(cal.elapsed_ns >= target);
+    assert_int_equal(cal.last_ns, cal.iters * cost + read_cost);
+    assert_true(cal.last_ns >= target);
     /* Close to target / cost: never fewer than needed, at most ~10% over. */
     if ((double)cal.iters < floor(ideal - (double)read_cost / (double)cost) ||
         (double)cal.iters > 1.12 * ideal + 1.0)
@@ -97,7 +97,7 @@ static void check_reaches(uint64_t cost, uint64_t read_cost, uint64_t target)
                  (unsigned long long)target, (unsigned long long)cal.iters, ideal);
     /* spent covers every interval tried, reads included */
     assert_int_equal(cal.spent_ns, f.t - read_cost);
-    assert_true(cal.spent_ns >= cal.elapsed_ns);
+    assert_true(cal.spent_ns >= cal.last_ns);
     assert_true(f.runs < 30);
 }
 
@@ -118,7 +118,7 @@ static void test_calibrate_exact_example(void **state)
 {
     struct fake f = {.op_cost = 10};
     struct lmb_clock c;
-    struct lmb_calibration cal;
+    struct lmb_cal cal;
 
     (void)state;
     /* error 1 ns, trust below 100 ns: 1 -> 10 (x10), then x100 (capped) twice. */
@@ -128,9 +128,10 @@ static void test_calibrate_exact_example(void **state)
     assert_true(cal.reached);
     assert_false(cal.hit_max_iters);
     assert_int_equal(cal.iters, 100000);
-    assert_int_equal(cal.elapsed_ns, 1000000);
-    assert_int_equal(f.runs, 4);
-    assert_int_equal(f.iters_total, 1 + 10 + 1000 + 100000);
+    assert_int_equal(cal.last_ns, 1000000);
+    /* ... and once more at 100000 to confirm the rate. */
+    assert_int_equal(f.runs, 5);
+    assert_int_equal(f.iters_total, 1 + 10 + 1000 + 100000 + 100000);
     assert_int_equal(cal.spent_ns, 10 * f.iters_total);
 }
 
@@ -142,7 +143,7 @@ static void test_calibrate_zero_cost(void **state)
     for (size_t i = 0; i < ARRAY_LEN(read_costs); i++) {
         struct fake f = {.read_cost = read_costs[i], .op_cost = 0};
         struct lmb_clock c;
-        struct lmb_calibration cal;
+        struct lmb_cal cal;
 
         fake_clock(&c, &f, (double)read_costs[i], 1.0);
         lmb_calibrate(&c, fake_run, &f, 5000000, 2000000000ULL, &cal);
@@ -150,7 +151,7 @@ static void test_calibrate_zero_cost(void **state)
         assert_true(cal.hit_max_iters);
         assert_false(cal.reached);
         assert_int_equal(cal.iters, LMB_MAX_ITERS);
-        assert_true(cal.elapsed_ns < 5000000);
+        assert_true(cal.last_ns < 5000000);
         assert_true(f.runs < 30);
     }
 }
@@ -159,7 +160,7 @@ static void test_calibrate_budget(void **state)
 {
     struct fake f = {.op_cost = 1000};
     struct lmb_clock c;
-    struct lmb_calibration cal;
+    struct lmb_cal cal;
     const uint64_t target = 1000000000, budget = 100000;
 
     (void)state;
@@ -169,9 +170,10 @@ static void test_calibrate_budget(void **state)
     assert_false(cal.reached);
     assert_false(cal.hit_max_iters);
     assert_true(cal.spent_ns >= budget);
-    assert_true(cal.elapsed_ns < target);
+    assert_true(cal.gave_up);
+    assert_true(cal.last_ns < target);
     assert_true(cal.iters < target / 1000);
-    assert_int_equal(cal.elapsed_ns, cal.iters * 1000);
+    assert_int_equal(cal.last_ns, cal.iters * 1000);
     /* It keeps the largest count tried: the last run was with cal.iters. */
     assert_true(cal.iters * 1000 <= cal.spent_ns);
     /* 1 (1 us), then x100: 100 iterations make 100 us, and the budget is spent. */
@@ -185,7 +187,7 @@ static void test_calibrate_budget_bounded(void **state)
 {
     struct fake f = {.op_cost = 50};
     struct lmb_clock c;
-    struct lmb_calibration cal;
+    struct lmb_cal cal;
     const uint64_t target = 10000000000ULL, budget = 50000000;
 
     (void)state;
@@ -195,7 +197,7 @@ static void test_calibrate_budget_bounded(void **state)
     assert_false(cal.reached);
     assert_true(cal.spent_ns >= budget);
     /* The spending check comes after each interval: the overshoot is the last one. */
-    assert_true(cal.spent_ns - cal.elapsed_ns < budget);
+    assert_true(cal.spent_ns - cal.last_ns < budget);
 }
 
 static void test_calibrate_slow_op(void **state)
@@ -206,7 +208,7 @@ static void test_calibrate_slow_op(void **state)
     for (size_t i = 0; i < ARRAY_LEN(costs); i++) {
         struct fake f = {.op_cost = costs[i], .read_cost = 20};
         struct lmb_clock c;
-        struct lmb_calibration cal;
+        struct lmb_cal cal;
 
         fake_clock(&c, &f, 20.0, 1.0);
         lmb_calibrate(&c, fake_run, &f, 1000000, 2000000000ULL, &cal);
@@ -214,8 +216,10 @@ static void test_calibrate_slow_op(void **state)
         assert_true(cal.reached);
         assert_false(cal.hit_max_iters);
         assert_int_equal(cal.iters, 1);
-        assert_int_equal(f.runs, 1);
-        assert_int_equal(cal.elapsed_ns, costs[i] + 20);
+        /* The second confirms the first, unless one iteration alone outlasts
+         * half the budget (the 60 s one): then once is all there is time for. */
+        assert_int_equal(f.runs, costs[i] > 1000000000ULL ? 1 : 2);
+        assert_int_equal(cal.last_ns, costs[i] + 20);
     }
 }
 
@@ -224,7 +228,7 @@ static void test_calibrate_coarse_clock(void **state)
 {
     struct fake f = {.op_cost = 3, .quantum = 1000000};
     struct lmb_clock c;
-    struct lmb_calibration cal;
+    struct lmb_cal cal;
     const uint64_t target = 1000000000;
 
     (void)state;
@@ -232,10 +236,89 @@ static void test_calibrate_coarse_clock(void **state)
     lmb_calibrate(&c, fake_run, &f, target, 20 * target, &cal);
     assert_false(f.escaped);
     assert_true(cal.reached);
-    assert_true(cal.elapsed_ns >= target);
+    assert_true(cal.last_ns >= target);
     /* The true time of the last run is iters * 3 ns; the clock may be off by a step. */
     assert_true((double)cal.iters * 3.0 >= (double)target - 1000000.0);
     assert_true((double)cal.iters * 3.0 <= 1.12 * (double)target + 1000000.0);
+}
+
+/* --- the state machine, fed by hand -------------------------------------------- */
+
+/* One long interval (an interruption) does not make a count acceptable: the
+ * confirming interval disagrees, and calibration grows from the honest rate. */
+static void test_cal_interruption_not_trusted(void **state)
+{
+    struct lmb_cal c;
+    const uint64_t target = 5000000, cost = 100;   /* 100 ns per iteration */
+    uint64_t spent = 0;
+    bool done = false;
+    int rounds = 0;
+
+    (void)state;
+    lmb_cal_start(&c, target, lmb_cal_budget_ns(target), 100.0);
+    while (!done && rounds < 100) {
+        uint64_t e = c.iters * cost;
+        if (c.iters == 1000 && rounds < 6)
+            e += 20000000;   /* 20 ms preempted, once */
+        spent += e;
+        done = lmb_cal_feed(&c, e, spent);
+        rounds++;
+    }
+    assert_true(done);
+    assert_true(c.reached);
+    assert_false(c.gave_up);
+    /* The count gives a 5 ms interval at the honest rate, not 1000 iterations. */
+    assert_true(c.iters * cost >= target);
+    assert_true(c.iters * cost <= 1.12 * (double)target);
+}
+
+/* Intervals of one count that keep disagreeing exhaust the budget: calibration
+ * gives up, says so, and keeps the count it tried. */
+static void test_cal_disagreement_gives_up(void **state)
+{
+    struct lmb_cal c;
+    const uint64_t target = 1000000, budget = 50000000;
+    uint64_t spent = 0;
+    bool done = false;
+    int rounds = 0;
+
+    (void)state;
+    lmb_cal_start(&c, target, budget, 100.0);
+    while (!done && rounds < 10000) {
+        /* past the target, but alternately 1x and 3x: never two agreeing */
+        uint64_t e = c.iters >= 1000 ? (rounds % 2 ? 3 : 1) * 1100000 : c.iters * 1000;
+        spent += e;
+        done = lmb_cal_feed(&c, e, spent);
+        rounds++;
+    }
+    assert_true(done);
+    assert_true(c.gave_up);
+    assert_false(c.reached);
+    assert_true(c.spent_ns >= budget);
+    assert_true(c.iters >= 1000);
+}
+
+static void test_cal_rescale(void **state)
+{
+    (void)state;
+    /* 1000 iterations in 1 ms, target 5 ms: 5500 with the 10% margin */
+    assert_int_equal(lmb_cal_rescale(1000, 1000000, 5000000), 5500);
+    /* too short by a hair still grows */
+    assert_true(lmb_cal_rescale(1000, 4999999, 5000000) > 1000);
+    /* nothing measured: x100 */
+    assert_int_equal(lmb_cal_rescale(7, 0, 5000000), 700);
+    /* capped */
+    assert_int_equal(lmb_cal_rescale(LMB_MAX_ITERS, 1, 5000000), LMB_MAX_ITERS);
+    /* never zero */
+    assert_int_equal(lmb_cal_rescale(1, 1000000000, 1), 1);
+}
+
+static void test_cal_budget(void **state)
+{
+    (void)state;
+    assert_int_equal(lmb_cal_budget_ns(1000), 2000000000ULL);
+    assert_int_equal(lmb_cal_budget_ns(1000000000ULL), 20000000000ULL);
+    assert_int_equal(lmb_cal_budget_ns(UINT64_MAX), UINT64_MAX);
 }
 
 /* --- lmb_warmup ------------------------------------------------------------------ */
@@ -423,6 +506,10 @@ int main(void)
         cmocka_unit_test(test_calibrate_budget_bounded),
         cmocka_unit_test(test_calibrate_slow_op),
         cmocka_unit_test(test_calibrate_coarse_clock),
+        cmocka_unit_test(test_cal_interruption_not_trusted),
+        cmocka_unit_test(test_cal_disagreement_gives_up),
+        cmocka_unit_test(test_cal_rescale),
+        cmocka_unit_test(test_cal_budget),
         cmocka_unit_test(test_warmup),
         cmocka_unit_test(test_interval_precedence),
         cmocka_unit_test(test_interval_enough_invalid),

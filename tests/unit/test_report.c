@@ -723,9 +723,11 @@ static void test_json_document(void **state)
     (void)state;
     assert_non_null(out);
     assert_non_null(msgs);
-    lmb_report_open(&rep, "lat_test", true);
-    rep.messages = msgs;
-    rep.classic = msgs;
+    {
+    struct lmb_streams io = { .out = out, .classic = msgs, .messages = msgs, .json = out };
+    lmb_report_open(&rep, "lat_test", &io);
+    lmb_report_setting(&rep, (struct lmb_setting){ "parallel", LMB_SET_INT, 2, 0, NULL });
+    lmb_report_setting(&rep, (struct lmb_setting){ "cpus", LMB_SET_NULL, 0, 0, NULL });
 
     lmb_record_init(&r, "lat_test", "one", LMB_UNIT_US);
     make_result(&res, LMB_OK, ns, 3);
@@ -736,7 +738,7 @@ static void test_json_document(void **state)
     lmb_report_add(&rep, &r, &res);
     assert_int_equal(lmb_report_exit_status(&rep), 0);
 
-    assert_int_equal(lmb_report_print_json(&rep, out, "lat_test", 2, argv), 0);
+    assert_int_equal(lmb_report_print_json(&rep, "lat_test", 2, argv), 0);
     rewind(out);
     doc = json_loadf(out, 0, &e);
     if (doc == NULL)
@@ -746,6 +748,12 @@ static void test_json_document(void **state)
     assert_true(json_is_object(get(doc, "tool")));
     assert_true(json_is_object(get(doc, "host")));
     assert_int_equal(json_array_size(get(get(doc, "run"), "argv")), 3);
+    /* a run id: the start time and random bits */
+    assert_true(json_is_string(get(get(doc, "run"), "id")));
+    assert_true(strlen(json_string_value(get(get(doc, "run"), "id"))) == 25);
+    /* settings as given, in run.config */
+    assert_int_equal(json_integer_value(get(get(get(doc, "run"), "config"), "parallel")), 2);
+    assert_true(json_is_null(get(get(get(doc, "run"), "config"), "cpus")));
     results = get(doc, "results");
     assert_int_equal(json_array_size(results), 2);
     assert_json_string(json_array_get(results, 0), "case", "one");
@@ -754,11 +762,110 @@ static void test_json_document(void **state)
     assert_json_string(json_array_get(results, 1), "status", "skipped");
     json_decref(doc);
     lmb_report_close(&rep);
+    }
     fclose(out);
     fclose(msgs);
 }
 
+/* One sample: no spread to speak of, so stdev and cv are null, not 0. */
+static void test_json_one_sample_spread_null(void **state)
+{
+    const double ns[] = {1500};
+    struct lmb_record r;
+    struct lmb_result res;
+    json_t *o, *st;
+
+    (void)state;
+    lmb_record_init(&r, "lat_test", "one", LMB_UNIT_US);
+    make_result(&res, LMB_OK, ns, 1);
+    assert_int_equal(lmb_record_finish(&r, &res), 0);
+    o = lmb_record_json(&r);
+    assert_non_null(o);
+    st = get(o, "stats");
+    assert_true(json_is_object(st));
+    assert_true(json_is_null(get(st, "stdev")));
+    assert_true(json_is_null(get(st, "cv")));
+    assert_true(json_is_null(get(st, "ci95")));
+    assert_true(json_is_number(get(st, "median")));
+    json_decref(o);
+    lmb_record_free(&r);
+}
+
+/* Warnings and facts of a result: warnings in the record and on the messages
+ * stream; facts become parameters (replacing one of the same name). */
+static void test_warnings_and_facts(void **state)
+{
+    const double ns[] = {1000.0, 2000.0, 3000.0};
+    struct lmb_report rep;
+    struct lmb_record r;
+    struct lmb_result res;
+    FILE *msgs = tmpfile(), *out = tmpfile();
+    char buf[1024] = "";
+    json_t *o, *w;
+
+    (void)state;
+    assert_non_null(msgs);
+    assert_non_null(out);
+    struct lmb_streams io = { .out = out, .classic = out, .messages = msgs, .json = out };
+    lmb_report_open(&rep, "lat_test", &io);
+    lmb_record_init(&r, "lat_test", "one", LMB_UNIT_US);
+    lmb_record_param_int(&r, "page_bytes", 1);
+    make_result(&res, LMB_OK, ns, 3);
+    lmb_result_warn(&res, "first %d", 1);
+    lmb_result_warn(&res, "second");
+    lmb_result_fact_int(&res, "page_bytes", 4096);
+    lmb_result_fact_str(&res, "ends", "same_cpu");
+    lmb_report_add(&rep, &r, &res);
+    assert_int_equal(rep.nrecords, 1);
+    o = lmb_record_json(&rep.records[0]);
+    assert_non_null(o);
+    assert_int_equal(json_integer_value(get(get(o, "params"), "page_bytes")), 4096);
+    assert_string_equal(json_string_value(get(get(o, "params"), "ends")), "same_cpu");
+    w = get(o, "warnings");
+    assert_int_equal(json_array_size(w), 2);
+    assert_string_equal(json_string_value(json_array_get(w, 0)), "first 1");
+    json_decref(o);
+    rewind(msgs);
+    assert_true(fread(buf, 1, sizeof buf - 1, msgs) > 0);
+    assert_non_null(strstr(buf, "lat_test: one (page_bytes=4096 ends=same_cpu): warning: first 1\n"));
+    assert_non_null(strstr(buf, ": warning: second\n"));
+    /* an ok result with warnings is still ok */
+    assert_int_equal(lmb_report_exit_status(&rep), 0);
+    lmb_report_close(&rep);
+    fclose(msgs);
+    fclose(out);
+}
+
 #endif /* LMB_HAVE_JANSSON */
+
+/* A classic line that cannot be written makes the exit status 1. */
+static void test_write_error_fails(void **state)
+{
+    const double ns[] = {1000.0, 2000.0, 3000.0};
+    struct lmb_report rep;
+    struct lmb_record r;
+    struct lmb_result res;
+    FILE *full = fopen("/dev/full", "w"), *msgs = tmpfile();
+
+    (void)state;
+    if (full == NULL) {
+        skip();
+        return;
+    }
+    assert_non_null(msgs);
+    struct lmb_streams io = { .out = full, .classic = full, .messages = msgs, .json = NULL };
+    lmb_report_open(&rep, "lat_test", &io);
+    lmb_record_init(&r, "lat_test", "one", LMB_UNIT_US);
+    r.classic = LMB_CLASSIC_LABEL_US;
+    snprintf(r.label, sizeof r.label, "Test");
+    make_result(&res, LMB_OK, ns, 3);
+    lmb_report_add(&rep, &r, &res);
+    assert_int_not_equal(rep.write_errno, 0);
+    assert_int_equal(lmb_report_exit_status(&rep), 1);
+    lmb_report_close(&rep);
+    fclose(full);
+    fclose(msgs);
+}
 
 int main(void)
 {
@@ -786,7 +893,10 @@ int main(void)
         cmocka_unit_test(test_json_param_truncated_utf8),
         cmocka_unit_test(test_json_param_not_utf8),
         cmocka_unit_test(test_json_document),
+        cmocka_unit_test(test_json_one_sample_spread_null),
+        cmocka_unit_test(test_warnings_and_facts),
 #endif
+        cmocka_unit_test(test_write_error_fails),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,14 +84,14 @@ static void test_units(void **state)
     assert_false(lmb_unit_higher_is_better(LMB_UNIT_US));
 }
 
-/* Values of the new units are kept as given, not converted from SI. */
+/* Values of the new units come in the unit's base (Hz, bytes, a plain number). */
 static void test_no_conversion(void **state)
 {
     struct lmb_record r;
 
     (void)state;
-    one(&r, LMB_UNIT_MHZ, LMB_CLASSIC_NONE, 4103.25, NULL);
-    assert_true(r.value == 4103.25);
+    one(&r, LMB_UNIT_MHZ, LMB_CLASSIC_NONE, 4103.25e6, NULL);   /* Hz in, MHz out */
+    assert_true(fabs(r.value - 4103.25) < 1e-9);
     lmb_record_free(&r);
     one(&r, LMB_UNIT_BYTES, LMB_CLASSIC_NONE, 49152, NULL);
     assert_true(r.value == 49152);
@@ -113,10 +113,10 @@ static void test_shapes(void **state)
     one(&r, LMB_UNIT_RATIO, LMB_CLASSIC_LABEL_VALUE, 2.755, "integer add parallelism");
     assert_line(&r, "integer add parallelism: 2.75\n");
     lmb_record_free(&r);
-    one(&r, LMB_UNIT_MHZ, LMB_CLASSIC_MHZ, 4103.0, NULL);
+    one(&r, LMB_UNIT_MHZ, LMB_CLASSIC_MHZ, 4103.0e6, NULL);
     assert_line(&r, "4103 MHz, 0.2437 nanosec clock\n");
     lmb_record_free(&r);
-    one(&r, LMB_UNIT_MHZ, LMB_CLASSIC_PERIOD, 4103.0, NULL);
+    one(&r, LMB_UNIT_MHZ, LMB_CLASSIC_PERIOD, 4103.0e6, NULL);
     assert_line(&r, "0.2437\n");
     lmb_record_free(&r);
     one(&r, LMB_UNIT_BYTES, LMB_CLASSIC_INT, 64, NULL);
@@ -150,7 +150,7 @@ static void test_shapes(void **state)
     one(&r, LMB_UNIT_NS, LMB_CLASSIC_FLOAT, 12.5, NULL);
     assert_line(&r, "12.500000\n");
     lmb_record_free(&r);
-    one(&r, LMB_UNIT_MB, LMB_CLASSIC_INT, 20480, NULL);
+    one(&r, LMB_UNIT_MB, LMB_CLASSIC_INT, 20480.0 * 1048576.0, NULL);   /* bytes in */
     assert_line(&r, "20480\n");
     lmb_record_free(&r);
 }

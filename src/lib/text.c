@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+/* Quoting user input for messages. */
+#include "text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *lmb_quote(const char *s, char *buf, size_t len)
+{
+    size_t o = 0, i;
+
+    if (len == 0)
+        return "";
+    if (s == NULL)
+        s = "(null)";
+    for (i = 0; s[i] != '\0' && i < LMB_QUOTE_MAX; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char piece[8];
+        size_t n;
+
+        if (c < 0x20 || c == 0x7f)
+            n = (size_t)snprintf(piece, sizeof piece, "\\x%02x", c);
+        else if (c == '\\')
+            n = (size_t)snprintf(piece, sizeof piece, "\\\\");
+        else {
+            piece[0] = (char)c;
+            n = 1;
+        }
+        if (o + n + 4 >= len)
+            break;
+        memcpy(buf + o, piece, n);
+        o += n;
+    }
+    if (s[i] != '\0' && o + 4 <= len) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
+}
