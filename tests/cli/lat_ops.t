@@ -102,7 +102,7 @@ is "$(grep -c '^lat_ops: [a-z]* (type=[a-z0-9]*): below_resolution: .' "$T/err")
     "below resolution: one message with a reason for each operation"
 
 tag=$(new_tag)
-run env LMB_TEST_TAG="$tag" "$CMD" -N 1000 --min-time 0.5 --timeout 0.2
+run env LMB_TEST_TAG="$tag" "$CMD" -N 1000 --min-time 0.5 --timeout 0.05
 is "$RC" 1 "--timeout: exit status 1"
 like "$ERR" 'timeout' "--timeout: said on stderr"
 unlike "$ERR" 'nanoseconds$' "--timeout: no number printed"

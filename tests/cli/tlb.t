@@ -18,7 +18,7 @@ else
 fi
 all_like "$ERR" '^tlb: ' "-M 1m: every line starts with 'tlb: '"
 
-run "$CMD" -N 3 -M 1m -c
+run "$CMD" -N 3 -M 512k -c
 ok $({ [ "$RC" = 0 ] && printf '%s\n' "$ERR" | grep -Eq '^tlb: [0-9]+ pages -?[0-9]+\.[0-9]{5} nanoseconds$'; } ||
      { [ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q 'failed'; }; echo $?) \
     "-c: 'tlb: N pages X.XXXXX nanoseconds' (or failed)"
@@ -28,7 +28,7 @@ like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: tlb \[-W <warmup>\] \[-N <re
     "--help: the usage line"
 
 if json_usable; then
-    run_json "$CMD" -N 3 -M 1m --json
+    run_json "$CMD" -N 3 -M 512k --json
     json_checks "$T/json" <<'JQ'
 --json: records of tlb, case null, params level and quantity
     .results | length >= 1 and all(.[]; .benchmark == "tlb" and .case == null
