@@ -198,6 +198,16 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
             report_value(ctx, &rec, NULL, 0, &f);
         } else {
             line = ln;
+            for (size_t d = 0; d < curve.ndeclared; d++)
+                if (curve.declared[d].measured == (int)k && curve.declared[d].line > 0 &&
+                    curve.declared[d].line != ln)
+                    lmb_report_warn(&ctx->report,
+                                    "L%d: the line measured is %d bytes, the system declares %d%s",
+                                    level, ln, curve.declared[d].line,
+                                    ln > curve.declared[d].line
+                                        ? " (prefetchers that fetch neighbouring lines make it "
+                                          "look larger)"
+                                        : "");
             report_value(ctx, &rec, &line, 1, NULL);
         }
 
