@@ -33,14 +33,16 @@ static void shuffle(uint32_t *v, size_t n, uint64_t *seed)
 
 #define SLOT(base, off) (*(void **)(void *)((base) + (off)))
 
-int lmb_chase_build(struct lmb_chase *c, char *base, size_t size, size_t stride,
-                    enum lmb_chase_order order, size_t window, uint64_t seed, unsigned nchains,
-                    char *err, size_t errlen)
+int lmb_chase_build_keep(struct lmb_chase *c, char *base, size_t size, size_t stride,
+                         enum lmb_chase_order order, size_t window, uint64_t seed,
+                         unsigned nchains, uint32_t **kept, char *err, size_t errlen)
 {
     size_t count;
     uint32_t *visit;
 
     memset(c, 0, sizeof *c);
+    if (kept != NULL)
+        *kept = NULL;
     if (stride < sizeof(void *) || stride % sizeof(void *) != 0 || size < stride) {
         snprintf(err, errlen, "chain: bad stride %zu for %zu bytes", stride, size);
         return -1;
@@ -108,13 +110,36 @@ int lmb_chase_build(struct lmb_chase *c, char *base, size_t size, size_t stride,
         SLOT(base, (size_t)visit[i] * stride) = base + next * stride;
     }
     c->count = count;
+    lmb_chase_restart(c, base, stride, visit, nchains);
+    if (kept != NULL)
+        *kept = visit;
+    else
+        free(visit);
+    return 0;
+}
+
+int lmb_chase_build(struct lmb_chase *c, char *base, size_t size, size_t stride,
+                    enum lmb_chase_order order, size_t window, uint64_t seed, unsigned nchains,
+                    char *err, size_t errlen)
+{
+    return lmb_chase_build_keep(c, base, size, stride, order, window, seed, nchains, NULL, err,
+                                errlen);
+}
+
+void lmb_chase_restart(struct lmb_chase *c, char *base, size_t stride, const uint32_t *order,
+                       unsigned nchains)
+{
+    if (nchains < 1)
+        nchains = 1;
+    if (nchains > LMB_CHASE_MAX_CHAINS)
+        nchains = LMB_CHASE_MAX_CHAINS;
+    if (nchains > c->count)
+        nchains = (unsigned)c->count;
     c->nchains = nchains;
     for (unsigned k = 0; k < nchains; k++) {
-        size_t pos = (size_t)((double)k * (double)count / nchains);
-        c->start[k] = c->cur[k] = (void **)(void *)(base + (size_t)visit[pos] * stride);
+        size_t pos = (size_t)((double)k * (double)c->count / nchains);
+        c->start[k] = c->cur[k] = (void **)(void *)(base + (size_t)order[pos] * stride);
     }
-    free(visit);
-    return 0;
 }
 
 void lmb_chase_link(struct lmb_chase *c, char *base, const size_t *off, size_t n)

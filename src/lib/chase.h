@@ -46,6 +46,18 @@ int lmb_chase_build(struct lmb_chase *c, char *base, size_t size, size_t stride,
                     enum lmb_chase_order order, size_t window, uint64_t seed, unsigned nchains,
                     char *err, size_t errlen);
 
+/* As lmb_chase_build, and hands back the visit order (count element indices,
+ * malloc'd: free it), so that lmb_chase_restart can place another number of
+ * chains on the same cycle later without laying it again. */
+int lmb_chase_build_keep(struct lmb_chase *c, char *base, size_t size, size_t stride,
+                         enum lmb_chase_order order, size_t window, uint64_t seed,
+                         unsigned nchains, uint32_t **kept, char *err, size_t errlen);
+
+/* Places nchains (1 to LMB_CHASE_MAX_CHAINS, at most c->count) chains evenly
+ * spaced along the cycle of c, whose visit order lmb_chase_build_keep gave. */
+void lmb_chase_restart(struct lmb_chase *c, char *base, size_t stride, const uint32_t *order,
+                       unsigned nchains);
+
 /* Links the elements at the given byte offsets of base (each pointer-aligned,
  * all different) into one cycle in that order, for chains of a special shape
  * (one element per page, pairs of loads ...). One chain. */

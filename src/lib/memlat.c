@@ -142,6 +142,69 @@ size_t lmb_memlat_largest_cache(const char **where)
     return best;
 }
 
+/* --- a chain shared by several measurements ----------------------------------------- */
+
+int lmb_memlat_share(struct lmb_memlat_shared *s, size_t size, size_t stride, size_t window,
+                     char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->size = size;
+    s->stride = stride;
+    s->base = lmb_memlat_map(size, false, &s->map, &s->maplen, err, errlen);
+    if (s->base == NULL)
+        return -1;
+    if (lmb_chase_build_keep(&s->chase, s->base, size, stride,
+                             window > 0 ? LMB_CHASE_WINDOW : LMB_CHASE_RANDOM, window, SEED, 1,
+                             &s->order, err, errlen) != 0) {
+        lmb_memlat_unshare(s);
+        return -1;
+    }
+    s->chains = 1;
+    return 0;
+}
+
+static int shared_init(void *p, char *err, size_t errlen)
+{
+    struct lmb_memlat_shared *s = p;
+
+    (void)err;
+    (void)errlen;
+    lmb_chase_restart(&s->chase, s->base, s->stride, s->order, s->chains);
+    lmb_pages_note(s->base, s->size);
+    return 0;
+}
+
+static void shared_run(uint64_t n, void *p)
+{
+    struct lmb_memlat_shared *s = p;
+
+    lmb_chase_loop(s->chase.nchains)(n, &s->chase);
+}
+
+void lmb_memlat_measure_shared(struct lmb_ctx *ctx, struct lmb_memlat_shared *s,
+                               struct lmb_result *res)
+{
+    unsigned k = s->chains;
+    struct lmb_timed t = {
+        .init = shared_init,
+        .run = shared_run,
+        .state = s,
+        .metric = LMB_METRIC_LATENCY,
+        .per_iter = (double)k * lmb_chase_steps(k),
+    };
+
+    lmb_measure(ctx, &t, res);
+}
+
+void lmb_memlat_unshare(struct lmb_memlat_shared *s)
+{
+    free(s->order);
+    s->order = NULL;
+    if (s->map != NULL)
+        lmb_pages_free(s->map, s->maplen);
+    s->map = s->base = NULL;
+}
+
 /* --- line size ------------------------------------------------------------------ */
 
 #define LINE_BLOCK 512
@@ -270,26 +333,32 @@ static const unsigned par_chains[] = { 2, 4, 8, 12, 16 };
 void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
                             struct lmb_result *res, unsigned *chains)
 {
-    struct lmb_memlat m = { .size = ws, .stride = stride, .order = LMB_CHASE_WINDOW,
-                            .window = lmb_memlat_window(ws, stride), .chains = 1 };
+    struct lmb_memlat_shared sh;
     struct lmb_result one;
     double best = -1;
     bool noisy = false;
+    char err[LMB_REASON_LEN];
 
     memset(res, 0, sizeof *res);
     *chains = 1;
-    lmb_memlat_measure(ctx, &m, &one);
+    /* The chain is laid once, here, and every measurement follows it. */
+    if (lmb_memlat_share(&sh, ws, stride, lmb_memlat_window(ws, stride), err, sizeof err) != 0) {
+        lmb_result_set_status(res, LMB_FAILED, "%s", err);
+        return;
+    }
+    lmb_memlat_measure_shared(ctx, &sh, &one);
     if (one.status != LMB_OK) {
         *res = one;
+        lmb_memlat_unshare(&sh);
         return;
     }
     lmb_result_sort(&one);
     for (size_t i = 0; i < sizeof par_chains / sizeof par_chains[0]; i++) {
         struct lmb_result many, r;
-        m.chains = par_chains[i];
-        if (m.chains > ws / stride)
+        sh.chains = par_chains[i];
+        if (sh.chains > ws / stride)
             break;
-        lmb_memlat_measure(ctx, &m, &many);
+        lmb_memlat_measure_shared(ctx, &sh, &many);
         if (many.status != LMB_OK) {
             lmb_result_free(res);
             *res = many;
@@ -301,14 +370,14 @@ void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
         double med = lmb_result_median(&r);
         /* k chains cannot overlap more than k loads: a ratio well above k
          * is noise (the single chain disturbed), not parallelism. */
-        if (r.status == LMB_OK && med > 1.15 * m.chains) {
+        if (r.status == LMB_OK && med > 1.15 * sh.chains) {
             lmb_result_free(&r);
             noisy = true;
             continue;
         }
         if (r.status == LMB_OK && med > best) {
             best = med;
-            *chains = m.chains;
+            *chains = sh.chains;
             lmb_result_free(res);
             *res = r;
         } else {
@@ -320,4 +389,5 @@ void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
                               noisy ? "too noisy: the chains overlapped more loads than there "
                                       "were chains" : "no measurement");
     lmb_result_free(&one);
+    lmb_memlat_unshare(&sh);
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "chase.h"
 #include "sysinfo.h"
@@ -46,6 +47,27 @@ char *lmb_memlat_map(size_t size, bool huge, char **map, size_t *maplen, char *e
  * are nanoseconds per load: with k chains, the time of one step of all k
  * divided by k. */
 void lmb_memlat_measure(struct lmb_ctx *ctx, struct lmb_memlat *m, struct lmb_result *res);
+
+/* A chain laid once in this process and followed by several measurements
+ * (different numbers of chains on the same cycle): each copy inherits it, the
+ * pages shared and only read, so it is not laid again for each measurement. */
+struct lmb_memlat_shared {
+    size_t size, stride;
+    char *base, *map;
+    size_t maplen;
+    uint32_t *order;          /* the visit order, for lmb_chase_restart */
+    struct lmb_chase chase;   /* in the copy: where its chains start and are */
+    unsigned chains;          /* chains of the next measurement */
+};
+
+/* Maps and lays the chain (page order when window > 0, else random). Returns 0,
+ * or -1 with a message. */
+int lmb_memlat_share(struct lmb_memlat_shared *s, size_t size, size_t stride, size_t window,
+                     char *err, size_t errlen);
+/* One measurement of s->chains chains through it; samples in ns per load. */
+void lmb_memlat_measure_shared(struct lmb_ctx *ctx, struct lmb_memlat_shared *s,
+                               struct lmb_result *res);
+void lmb_memlat_unshare(struct lmb_memlat_shared *s);
 
 /* The line size, measured in a working set of ws bytes: chains through
  * 512-byte blocks in random order, two loads a block (at offset d, then at 0)

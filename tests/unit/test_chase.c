@@ -174,6 +174,34 @@ static void test_loops(void **state)
     free(b);
 }
 
+/* A kept order places any number of chains as a fresh build would. */
+static void test_keep_restart(void **state)
+{
+    struct lmb_chase a, b;
+    char err[128];
+    size_t size = 64 * 1000;
+    char *x = buffer(size), *y = buffer(size);
+    uint32_t *order = NULL;
+
+    (void)state;
+    assert_int_equal(lmb_chase_build_keep(&a, x, size, 64, LMB_CHASE_WINDOW, 4096, 11, 1, &order,
+                                          err, sizeof err), 0);
+    assert_non_null(order);
+    for (unsigned k = 1; k <= LMB_CHASE_MAX_CHAINS; k++) {
+        assert_int_equal(lmb_chase_build(&b, y, size, 64, LMB_CHASE_WINDOW, 4096, 11, k, err,
+                                         sizeof err), 0);
+        lmb_chase_restart(&a, x, 64, order, k);
+        assert_int_equal(a.nchains, k);
+        for (unsigned j = 0; j < k; j++) {
+            assert_int_equal((char *)a.start[j] - x, (char *)b.start[j] - y);
+            assert_ptr_equal(a.cur[j], a.start[j]);
+        }
+    }
+    free(order);
+    free(x);
+    free(y);
+}
+
 static void test_link(void **state)
 {
     struct lmb_chase c;
@@ -222,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_window),
         cmocka_unit_test(test_chains_spaced),
         cmocka_unit_test(test_loops),
+        cmocka_unit_test(test_keep_restart),
         cmocka_unit_test(test_link),
         cmocka_unit_test(test_bad),
     };
