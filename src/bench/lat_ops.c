@@ -46,7 +46,7 @@ static int lat_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
         rec.headline = LMB_HEAD_MIN;
         snprintf(rec.label, sizeof rec.label, "%s %s", op->type, op->name);
 
-        lmb_ops_measure(ctx, op, false, &res);
+        lmb_ops_measure(ctx, op, false, 1, &res);
         if (op->minus != NULL && res.status == LMB_OK) {
             const double *add = NULL;
             for (size_t k = 0; k < nkept; k++)

@@ -226,7 +226,7 @@ static double step_ns(double long_ns, double unused, void *arg)
     return (long_ns - x->short_best) / x->ops;
 }
 
-void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
+void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep, unsigned best_of,
                      struct lmb_result *out)
 {
     struct lmb_ops_state st = op->init;
@@ -236,7 +236,13 @@ void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
         .ops = (double)(LMB_OPS_LONG - LMB_OPS_SHORT) * op->ops_per_step *
                (indep ? op->chains : 1),
     };
+    unsigned n = ctx->opt.repetitions;
 
+    if (best_of < 1)
+        best_of = 1;
+    if ((uint64_t)n * best_of > LMB_MAX_REPETITIONS)
+        best_of = LMB_MAX_REPETITIONS / n > 0 ? LMB_MAX_REPETITIONS / n : 1;
+    ctx->opt.repetitions = n * best_of;
     for (int k = 0; k < 2; k++) {
         struct lmb_timed t = {
             .run = loops[k],
@@ -246,10 +252,22 @@ void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
         };
         lmb_measure(ctx, &t, &r[k]);
     }
-    /* Each repetition of the long loop, less the best repetition of the short
-     * one: the loop's cost is the same in both, and a disturbance (an
-     * interrupt, another process) only ever adds time, so the best short
-     * repetition is the one that holds nothing else. */
+    ctx->opt.repetitions = n;
+    /* Groups of best_of repetitions of the long loop: the best of each. */
+    if (r[1].status == LMB_OK && best_of > 1 && r[1].n == (size_t)n * best_of) {
+        for (unsigned g = 0; g < n; g++) {
+            double m = r[1].samples[g * best_of];
+            for (unsigned j = 1; j < best_of; j++)
+                if (r[1].samples[g * best_of + j] < m)
+                    m = r[1].samples[g * best_of + j];
+            r[1].samples[g] = m;
+        }
+        r[1].n = n;
+    }
+    /* Each (group of) repetition(s) of the long loop, less the best
+     * repetition of the short one: the loop's cost is the same in both, and a
+     * disturbance (an interrupt, another process) only ever adds time, so the
+     * best short repetition is the one that holds nothing else. */
     arg.short_best = lmb_result_min(&r[0]);
     lmb_result_derive(out, &r[1], NULL, step_ns, &arg);
     out->elapsed_s += r[0].elapsed_s;

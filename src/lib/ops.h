@@ -71,10 +71,13 @@ struct lmb_result;
  * both lengths and hands back -N samples of the nanoseconds of one
  * operation: each repetition of the long loop less the best repetition of the
  * short one, divided by (LMB_OPS_LONG - LMB_OPS_SHORT) * ops_per_step (times
- * chains for the independent loops). Disturbances only add time, so the
- * smallest sample is the undisturbed figure. When even that is not positive
- * the result is below_resolution: the operation's cost is lost in the noise. */
-void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
+ * chains for the independent loops). With best_of > 1 each loop runs best_of
+ * times -N repetitions and each sample takes the best of best_of consecutive
+ * long repetitions: a disturbance only ever adds time, so on a busy machine
+ * the samples stay close to the undisturbed figure. When the smallest sample
+ * is not positive the result is below_resolution: the operation's cost is lost
+ * in the noise. */
+void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep, unsigned best_of,
                      struct lmb_result *out);
 
 #endif
