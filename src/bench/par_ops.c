@@ -2,8 +2,9 @@
 /* par_ops: how many basic arithmetic operations a core overlaps.
  *
  * For each operation: the time of one operation in a dependent chain (its
- * latency) divided by the time per operation of 8 (integer) or 12
- * (floating-point) independent chains interleaved (its throughput), each from
+ * latency) divided by the time per operation of 12 (integer bit, add, mul),
+ * 10 (floating-point) or 8 (div, mod) independent chains interleaved (its
+ * throughput; the counts are in the JSON as params.chains), each from
  * chains of two lengths so that the loop's own cost cancels (src/lib/ops.c).
  * 1 means the operations do not overlap at all; a core with two pipelined
  * multipliers of latency 3 gives 6. Nothing but the loops is timed. */
@@ -65,8 +66,7 @@ const struct lmb_bench lmb_bench_par_ops = {
     .args = "",
     .help = "For integer (32-bit) and int64 bit, add, mul, div and mod, and float and double\n"
             "add, mul and div: the latency of one operation in a dependent chain divided by\n"
-            "the time per operation of 8 (integer) or 12 (floating-point) independent\n"
-            "chains interleaved: the median over the repetitions, the two sorted and\n"
+            "the time per operation of 8 to 12 independent chains interleaved: the median over the repetitions, the two sorted and\n"
             "paired by rank. Each time comes from chains of 64 and of 16 steps per\n"
             "iteration, so that the loop's cost cancels, each sample the best of three\n"
             "intervals.\n",

@@ -28,7 +28,7 @@
  * and the loop counter (div and mod also need rax and rdx). */
 #define ICHAINS 12
 #define DCHAINS 8
-#define FCHAINS 12
+#define FCHAINS 10
 
 /* One step of each operation on v; a, b (and c) are the hidden operands. */
 #define ST_XOR(v) v ^= a;
