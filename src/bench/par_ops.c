@@ -66,9 +66,9 @@ const struct lmb_bench lmb_bench_par_ops = {
     .args = "",
     .help = "For integer (32-bit) and int64 bit, add, mul, div and mod, and float and double\n"
             "add, mul and div: the latency of one operation in a dependent chain divided by\n"
-            "the time per operation of 8 to 12 independent chains interleaved: the median over the repetitions, the two sorted and\n"
-            "paired by rank. Each time comes from chains of 64 and of 16 steps per\n"
-            "iteration, so that the loop's cost cancels, each sample the best of three\n"
-            "intervals.\n",
+            "the time per operation of 8 to 12 independent chains interleaved: the median\n"
+            "over the repetitions, the two sorted and paired by rank. Each time comes from\n"
+            "chains of 64 and of 16 steps per iteration, so that the loop's cost cancels,\n"
+            "each sample the best of three intervals.\n",
     .main = par_ops_main,
 };
