@@ -66,6 +66,27 @@ static int tlb_layout(char *base, size_t size, const void *arg, struct lmb_chase
     return 0;
 }
 
+/* The TLB size the kernel reports ("TLB size: 3072 4K pages" in /proc/cpuinfo,
+ * on AMD processors: the second-level TLB), 0 when it reports none. */
+static long declared_pages(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    long n = 0;
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "TLB size", 8) == 0) {
+            const char *c = strchr(line, ':');
+            if (c != NULL && sscanf(c + 1, "%ld", &n) != 1)
+                n = 0;
+            break;
+        }
+    fclose(f);
+    return n > 0 ? n : 0;
+}
+
 struct point {
     double pages;
     double spread, packed;   /* best ns per load */
@@ -153,6 +174,8 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
      * a spread load on the next plateau, or the last points when the curve
      * ends rising). The first level's entries carry the classic line. */
     size_t nlev = curve.nlevels;
+    long declared = declared_pages();
+    bool matched = false;
     for (size_t k = 0; k < nlev; k++) {
         const struct lmb_curve_level *lv = &curve.levels[k];
         double entries = round(lv->size_bytes / (double)page), miss[MAX_POINTS];
@@ -186,6 +209,9 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_report_add(&ctx->report, &rec, &r);
 
         tlb_record(&rec, ctx, (int)k + 1, "entries", LMB_UNIT_PAGES);
+        lmb_record_param_int(&rec, "declared_pages", declared);
+        if (declared > 0 && entries >= declared / 2.0 && entries <= declared * 2.0)
+            matched = true;
         if (k == 0) {
             snprintf(rec.label, sizeof rec.label, "tlb");
             rec.classic = LMB_CLASSIC_LABEL_INT;
@@ -197,6 +223,9 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_result_values(&r, &entries, 1, NULL);
         lmb_report_add(&ctx->report, &rec, &r);
     }
+    if (declared > 0 && !matched)
+        lmb_report_warn(&ctx->report, "the kernel reports a TLB of %ld pages (/proc/cpuinfo \"TLB "
+                        "size\"); no level measured is within a factor of 2 of it", declared);
     return LMB_EXIT_OK;
 }
 
