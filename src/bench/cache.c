@@ -181,15 +181,20 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         level_record(&rec, ctx, "level", level, "latency", LMB_UNIT_NS);
         report_value(ctx, &rec, v, nv, NULL);
 
-        /* The line: a working set 8 times this level, inside the next level
-         * (or memory) when the sweep went that far. */
-        double ws = 8.0 * lv->size_bytes;
+        /* The line: with one line per 512-byte block the chain touches an
+         * eighth of its working set, so 16 times this level overflows it
+         * twice over (and lands, as far as the sweep showed, in the next). */
+        double ws = 16.0 * lv->size_bytes;
         if (ws > (double)maxlen)
             ws = (double)maxlen;
         level_record(&rec, ctx, "level", level, "line", LMB_UNIT_BYTES);
         lmb_record_param_int(&rec, "size_bytes", (long long)ws);
-        int ln = lmb_memlat_line(ctx, (size_t)ws, &r, sec);
-        if (ln < 0) {
+        /* At least 8 times: the lines the chain touches fill the level. */
+        int ln = ws < 8.0 * lv->size_bytes ? -2 : lmb_memlat_line(ctx, (size_t)ws, &r, sec);
+        if (ln == -2) {
+            lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED,
+                                  "a working set that misses this level is beyond -M");
+        } else if (ln < 0) {
             report_value(ctx, &rec, NULL, 0, &r);
         } else if (ln == 0) {
             struct lmb_result f = { 0 };
@@ -234,6 +239,15 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
             rec.classic_extra[0] = lat;
             rec.classic_extra[1] = line;
             rec.classic_extra[2] = par;
+        }
+        if (lv->open_ended) {
+            /* The sweep ended on this level: its size is only a lower bound. */
+            char a[32];
+            lmb_curve_format_size(size, a, sizeof a);
+            lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED,
+                                  "the sweep ends on this level: it holds at least %s (raise -M)",
+                                  a);
+            continue;
         }
         report_value(ctx, &rec, &size, 1, NULL);
     }
