@@ -91,12 +91,12 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
     (void)argv;
     if (argc > 0)
         return lmb_usage_error(ctx, "takes no arguments");
-    uint64_t v = stride;
+    uint64_t line_opt = stride;
     int rc;
-    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), page, sizeof(void *), &v)) != 0 ||
+    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), page, sizeof(void *), &line_opt)) != 0 ||
         (rc = lmb_memlat_size_opt(ctx, 'M', 16 * 1024, SIZE_MAX / 4, 1, &maxlen)) != 0)
         return rc;
-    stride = (size_t)v;
+    stride = (size_t)line_opt;
     /* Never more than a quarter of the machine's memory by default. */
     if (!lmb_opt_given(ctx, 'M')) {
         uint64_t phys = lmb_physical_memory();

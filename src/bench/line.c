@@ -37,11 +37,11 @@ static int line_main(struct lmb_ctx *ctx, int argc, char **argv)
     (void)argv;
     if (argc > 0)
         return lmb_usage_error(ctx, "takes no arguments");
-    uint64_t v = 0;
-    int rc = lmb_memlat_size_opt(ctx, 'M', 64 * 1024, SIZE_MAX / 4, 1, &v);
+    uint64_t len_opt = 0;
+    int rc = lmb_memlat_size_opt(ctx, 'M', 64 * 1024, SIZE_MAX / 4, 1, &len_opt);
     if (rc != 0)
         return rc;
-    maxlen = (size_t)v;
+    maxlen = (size_t)len_opt;
     for (int i = 0; i < ncaches; i++)
         if (caches[i].level == 1) {
             l1 = (size_t)caches[i].size;

@@ -210,7 +210,7 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
 
         tlb_record(&rec, ctx, (int)k + 1, "entries", LMB_UNIT_PAGES);
         lmb_record_param_int(&rec, "declared_pages", declared);
-        if (declared > 0 && entries >= declared / 2.0 && entries <= declared * 2.0)
+        if (declared > 0 && entries >= (double)declared / 2.0 && entries <= (double)declared * 2.0)
             matched = true;
         if (k == 0) {
             snprintf(rec.label, sizeof rec.label, "tlb");
