@@ -93,7 +93,8 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "takes no arguments");
     uint64_t line_opt = stride;
     int rc;
-    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), page, sizeof(void *), &line_opt)) != 0 ||
+    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), page, sizeof(void *),
+                                  &line_opt)) != 0 ||
         (rc = lmb_memlat_size_opt(ctx, 'M', 16 * 1024, SIZE_MAX / 4, 1, &maxlen)) != 0)
         return rc;
     stride = (size_t)line_opt;

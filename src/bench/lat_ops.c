@@ -5,8 +5,9 @@
  * each step needing the previous one's result (src/lib/ops.c). The loop's own
  * cost is kept out by timing chains of two lengths (16 and 64 steps per
  * iteration) and dividing the difference of their times by the difference of
- * their lengths; the headline is the minimum, the undisturbed figure. mod's chain adds H after each remainder (so that the divisor
- * never reaches 0): the add's latency, measured the same way, is subtracted.
+ * their lengths; the headline is the minimum, the undisturbed figure. mod's
+ * chain adds H after each remainder (so that the divisor never reaches 0):
+ * the add's latency, measured the same way, is subtracted.
  * bogomflops times a mix of independent floating-point work instead. */
 #include <stdio.h>
 #include <string.h>

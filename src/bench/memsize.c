@@ -3,8 +3,8 @@
  *
  * A child process maps the memory asked for (at most 90% of what this process
  * may still use: MemAvailable, the cgroup limits, RLIMIT_AS, so that the test
- * itself does not push the machine into swapping or the OOM killer) and writes one byte in every page, 16 MB at a
- * time, timing each step. It stops at the end, when a step takes 20 times as
+ * itself does not push the machine into swapping or the OOM killer) and
+ * writes one byte in every page, 16 MB at a time, timing each step. It stops at the end, when a step takes 20 times as
  * long as the fastest one and over 50 ms (the system had to swap or reclaim),
  * or after 20 s; the parent reports the megabytes touched before that. If the
  * child dies (the OOM killer), what it reported before counts. */

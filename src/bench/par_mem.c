@@ -37,7 +37,8 @@ static int par_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "takes no arguments");
     uint64_t v = stride;
     int rc;
-    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), MIN_SIZE / 2, sizeof(void *), &v)) != 0 ||
+    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), MIN_SIZE / 2, sizeof(void *),
+                                  &v)) != 0 ||
         (rc = lmb_memlat_size_opt(ctx, 'M', MIN_SIZE, SIZE_MAX / 4, 1, &maxlen)) != 0)
         return rc;
     stride = (size_t)v;
