@@ -210,6 +210,7 @@ void lmb_memlat_unshare(struct lmb_memlat_shared *s)
 
 #define LINE_BLOCK 512
 #define LINE_SEED 0x6c696e6573ULL
+#define LINE_ROUNDS 3
 const size_t LMB_MEMLAT_LINE_DIST[LMB_MEMLAT_LINE_NDIST] = { 8, 16, 32, 64, 128, 256 };
 
 /* Blocks in random order, two elements each: at +d, then at +0 (one, at +0,
@@ -252,25 +253,31 @@ int lmb_memlat_line(struct lmb_ctx *ctx, size_t ws, struct lmb_result *res,
                     double second_ns[LMB_MEMLAT_LINE_NDIST])
 {
     static const size_t zero = 0;
-    double single = 0;
+    double best[LMB_MEMLAT_LINE_NDIST + 1];
 
     memset(res, 0, sizeof *res);
     ws = ws / LINE_BLOCK * LINE_BLOCK;
     if (ws < 2 * LINE_BLOCK)
         ws = 2 * LINE_BLOCK;
-    for (int k = -1; k < LMB_MEMLAT_LINE_NDIST; k++) {
-        struct lmb_memlat m = { .size = ws, .layout = pair_layout,
-                                .layout_arg = k < 0 ? &zero : &LMB_MEMLAT_LINE_DIST[k] };
-        lmb_memlat_measure(ctx, &m, res);
-        if (res->status != LMB_OK)
-            return -1;
-        if (k < 0)
-            single = lmb_result_min(res);
-        else
-            second_ns[k] = 2 * lmb_result_min(res) - single;
-        lmb_result_free(res);
-        memset(res, 0, sizeof *res);
-    }
+    /* Every chain, LINE_ROUNDS times over, interleaved: each chain's best over
+     * all its rounds, so that a busy spell of the machine lands on every
+     * chain alike rather than on one distance. */
+    for (int k = 0; k <= LMB_MEMLAT_LINE_NDIST; k++)
+        best[k] = INFINITY;
+    for (int round = 0; round < LINE_ROUNDS; round++)
+        for (int k = 0; k <= LMB_MEMLAT_LINE_NDIST; k++) {
+            struct lmb_memlat m = { .size = ws, .layout = pair_layout,
+                                    .layout_arg = k == 0 ? &zero : &LMB_MEMLAT_LINE_DIST[k - 1] };
+            lmb_memlat_measure(ctx, &m, res);
+            if (res->status != LMB_OK)
+                return -1;
+            if (lmb_result_min(res) < best[k])
+                best[k] = lmb_result_min(res);
+            lmb_result_free(res);
+            memset(res, 0, sizeof *res);
+        }
+    for (int k = 0; k < LMB_MEMLAT_LINE_NDIST; k++)
+        second_ns[k] = 2 * best[k + 1] - best[0];
     double lo = second_ns[0], hi = second_ns[0];
     for (int k = 1; k < LMB_MEMLAT_LINE_NDIST; k++)
         if (second_ns[k] > hi)
