@@ -24,39 +24,69 @@
 #define MAX_SPREAD 0.03
 /* Measurements tried before giving up: a busy moment may pass. */
 #define ATTEMPTS 3
-/* Each sample is the best of this many intervals (lmb_ops_measure). */
-#define BEST_OF 3
+/* Samples per attempt, each the best of this many intervals (lmb_ops_measure). */
+#define SAMPLES 11
+#define BEST_OF 7
 
 static const struct lmb_optdef options[] = {
     { 'c', NULL, "print the clock period in nanoseconds only" },
 };
 
-/* One sample per repetition of the add chain (see lmb_ops_measure), in Hz
- * (the unit's base; the record shows MHz). */
-static double to_hz(double ns, double unused, void *arg)
-{
-    (void)unused;
-    (void)arg;
-    return 1e9 / ns;
-}
-
 /* One attempt: res gets the MHz samples, with status failed when the two
  * chains disagree or the samples scatter. Returns whether it is good. */
+/* One sample of each chain, measured one after the other: ns per step, the
+ * best of BEST_OF intervals (lmb_ops_measure with one repetition). */
+static int one_round(struct lmb_ctx *ctx, struct lmb_result *ra, struct lmb_result *rb)
+{
+    unsigned n = ctx->opt.repetitions;
+
+    ctx->opt.repetitions = 1;
+    lmb_ops_measure(ctx, lmb_ops_find("int64", "add"), false, BEST_OF, ra);
+    lmb_ops_measure(ctx, lmb_ops_find("int64", "bit"), false, BEST_OF, rb);
+    ctx->opt.repetitions = n;
+    return ra->status == LMB_OK && rb->status == LMB_OK && ra->n == 1 && rb->n == 1 ? 0 : -1;
+}
+
+/* One attempt: SAMPLES rounds, the add and xor chains interleaved so that a
+ * busy spell of the machine falls on both alike. res gets the MHz samples (in
+ * Hz) of the add chain, with status failed when the two chains disagree or the
+ * samples scatter. Returns whether it is good. */
 static bool attempt(struct lmb_ctx *ctx, struct lmb_result *res)
 {
-    const struct lmb_op *add = lmb_ops_find("int64", "add");
-    const struct lmb_op *bit = lmb_ops_find("int64", "bit");
-    struct lmb_result ra, rb;
+    double add_ns[SAMPLES], bit_ns[SAMPLES], hz[SAMPLES];
+    struct lmb_result ra = { 0 }, rb = { 0 }, first = { 0 };
     struct lmb_stats sa, sb;
     bool good = false;
 
-    lmb_ops_measure(ctx, add, false, BEST_OF, &ra);
-    lmb_ops_measure(ctx, bit, false, BEST_OF, &rb);
-    lmb_result_derive(res, &ra, NULL, to_hz, NULL);
-    if (res->status == LMB_OK && rb.status != LMB_OK)
-        lmb_result_set_status(res, rb.status, "the check (xor) chain: %s", rb.reason);
-    if (res->status == LMB_OK && lmb_stats_compute(ra.samples, ra.n, &sa) == 0 &&
-        lmb_stats_compute(rb.samples, rb.n, &sb) == 0) {
+    memset(res, 0, sizeof *res);
+    for (int i = 0; i < SAMPLES; i++) {
+        int rc = one_round(ctx, &ra, &rb);
+        if (rc != 0) {
+            lmb_result_free(&first);
+            if (ra.status != LMB_OK) {
+                *res = ra;
+                lmb_result_free(&rb);
+            } else {
+                *res = rb;
+                lmb_result_free(&ra);
+                if (res->status == LMB_OK)
+                    lmb_result_set_status(res, LMB_FAILED, "a round gave no sample");
+            }
+            return false;
+        }
+        add_ns[i] = ra.samples[0];
+        bit_ns[i] = rb.samples[0];
+        hz[i] = 1e9 / add_ns[i];
+        if (i == 0) {
+            first = ra;
+            memset(&ra, 0, sizeof ra);
+        }
+        lmb_result_free(&ra);
+        lmb_result_free(&rb);
+    }
+    lmb_result_values(res, hz, SAMPLES, &first);
+    lmb_result_free(&first);
+    if (lmb_stats_compute(add_ns, SAMPLES, &sa) == 0 && lmb_stats_compute(bit_ns, SAMPLES, &sb) == 0) {
         double apart = fabs(sa.median - sb.median) / fmin(sa.median, sb.median);
         double spread = (sa.p75 - sa.p25) / sa.median;
         if (apart > MAX_SPREAD)
@@ -73,8 +103,6 @@ static bool attempt(struct lmb_ctx *ctx, struct lmb_result *res)
         else
             good = true;
     }
-    lmb_result_free(&ra);
-    lmb_result_free(&rb);
     return good;
 }
 
@@ -112,9 +140,9 @@ const struct lmb_bench lmb_bench_mhz = {
     .args = "",
     .help = "Times a dependent chain of 64-bit adds, one clock cycle each on current\n"
             "processors, as the difference of a 64-step and a 16-step chain, and prints\n"
-            "the clock rate and period: the median of 11 samples, each the best of three\n"
-            "intervals. A chain of xors is\n"
-            "timed the same way; when the two disagree by more than 3%, or the middle half\n"
+            "the clock rate and period: the median of 11 samples, each the best of seven\n"
+            "intervals. A chain of xors is timed the same way, in turn with the adds; when\n"
+            "the two disagree by more than 3%, or the middle half\n"
             "of the samples spreads more than 3%, the command measures again, and after\n"
             "three such attempts prints no number and says the system is too noisy to\n"
             "tell (exit status 1).\n",
