@@ -226,16 +226,12 @@ static double step_ns(double long_ns, double unused, void *arg)
     return (long_ns - x->short_best) / x->ops;
 }
 
-void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep, unsigned best_of,
-                     struct lmb_result *out)
+void lmb_ops_measure_loops(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
+                           unsigned best_of, struct lmb_result *shrt, struct lmb_result *lng)
 {
     struct lmb_ops_state st = op->init;
     const lmb_run_fn *loops = indep ? op->indep : op->dep;
-    struct lmb_result r[2];
-    struct step_arg arg = {
-        .ops = (double)(LMB_OPS_LONG - LMB_OPS_SHORT) * op->ops_per_step *
-               (indep ? op->chains : 1),
-    };
+    struct lmb_result *r[2] = { shrt, lng };
     unsigned n = ctx->opt.repetitions;
 
     if (best_of < 1)
@@ -250,38 +246,57 @@ void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep, u
             .metric = LMB_METRIC_LATENCY,
             .per_iter = 1.0,   /* ns per iteration; the difference makes it per operation */
         };
-        lmb_measure(ctx, &t, &r[k]);
+        lmb_measure(ctx, &t, r[k]);
     }
     ctx->opt.repetitions = n;
     /* Groups of best_of repetitions of the long loop: the best of each. */
-    if (r[1].status == LMB_OK && best_of > 1 && r[1].n == (size_t)n * best_of) {
+    if (lng->status == LMB_OK && best_of > 1 && lng->n == (size_t)n * best_of) {
         for (unsigned g = 0; g < n; g++) {
-            double m = r[1].samples[g * best_of];
+            double m = lng->samples[g * best_of];
             for (unsigned j = 1; j < best_of; j++)
-                if (r[1].samples[g * best_of + j] < m)
-                    m = r[1].samples[g * best_of + j];
-            r[1].samples[g] = m;
+                if (lng->samples[g * best_of + j] < m)
+                    m = lng->samples[g * best_of + j];
+            lng->samples[g] = m;
         }
-        r[1].n = n;
+        lng->n = n;
     }
-    /* Each (group of) repetition(s) of the long loop, less the best
-     * repetition of the short one: the loop's cost is the same in both, and a
-     * disturbance (an interrupt, another process) only ever adds time, so the
-     * best short repetition is the one that holds nothing else. */
-    arg.short_best = lmb_result_min(&r[0]);
-    lmb_result_derive(out, &r[1], NULL, step_ns, &arg);
-    out->elapsed_s += r[0].elapsed_s;
-    if (r[0].status != LMB_OK && out->status == LMB_OK) {
+}
+
+void lmb_ops_combine(const struct lmb_op *op, bool indep, const struct lmb_result *shrt,
+                     const struct lmb_result *lng, struct lmb_result *out)
+{
+    struct step_arg arg = {
+        .ops = (double)(LMB_OPS_LONG - LMB_OPS_SHORT) * op->ops_per_step *
+               (indep ? op->chains : 1),
+    };
+
+    /* Each sample of the long loop, less the best repetition of the short
+     * one: the loop's cost is the same in both, and a disturbance (an
+     * interrupt, another process) only ever adds time, so the best short
+     * repetition is the one that holds nothing else. */
+    arg.short_best = lmb_result_min(shrt);
+    lmb_result_derive(out, lng, NULL, step_ns, &arg);
+    out->elapsed_s += shrt->elapsed_s;
+    if (shrt->status != LMB_OK && out->status == LMB_OK) {
         free(out->samples);
         out->samples = NULL;
         out->n = 0;
-        lmb_result_set_status(out, r[0].status, "%s", r[0].reason);
+        lmb_result_set_status(out, shrt->status, "%s", shrt->reason);
     }
-    lmb_result_free(&r[0]);
-    lmb_result_free(&r[1]);
     if (out->status == LMB_OK && !(lmb_result_min(out) > 0))
         lmb_result_set_status(out, LMB_BELOW_RESOLUTION,
                               "the %d-step loop was never slower than the %d-step one: the "
                               "operation's cost is lost in the noise; raise ENOUGH or --min-time",
                               LMB_OPS_LONG, LMB_OPS_SHORT);
+}
+
+void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep, unsigned best_of,
+                     struct lmb_result *out)
+{
+    struct lmb_result shrt, lng;
+
+    lmb_ops_measure_loops(ctx, op, indep, best_of, &shrt, &lng);
+    lmb_ops_combine(op, indep, &shrt, &lng, out);
+    lmb_result_free(&shrt);
+    lmb_result_free(&lng);
 }

@@ -80,4 +80,13 @@ struct lmb_result;
 void lmb_ops_measure(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep, unsigned best_of,
                      struct lmb_result *out);
 
+/* The two halves of lmb_ops_measure, for a caller that gathers the loops'
+ * samples over several rounds before combining them: the short and long
+ * loops' results in ns per iteration (the long one grouped best of best_of),
+ * then out as lmb_ops_measure makes it from them. */
+void lmb_ops_measure_loops(struct lmb_ctx *ctx, const struct lmb_op *op, bool indep,
+                           unsigned best_of, struct lmb_result *shrt, struct lmb_result *lng);
+void lmb_ops_combine(const struct lmb_op *op, bool indep, const struct lmb_result *shrt,
+                     const struct lmb_result *lng, struct lmb_result *out);
+
 #endif
