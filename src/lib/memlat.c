@@ -210,7 +210,7 @@ void lmb_memlat_unshare(struct lmb_memlat_shared *s)
 
 #define LINE_BLOCK 512
 #define LINE_SEED 0x6c696e6573ULL
-#define LINE_ROUNDS 3
+#define LINE_ROUNDS 5
 const size_t LMB_MEMLAT_LINE_DIST[LMB_MEMLAT_LINE_NDIST] = { 8, 16, 32, 64, 128, 256 };
 
 /* Blocks in random order, two elements each: at +d, then at +0 (one, at +0,
