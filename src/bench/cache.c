@@ -198,10 +198,12 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         } else if (ln < 0) {
             report_value(ctx, &rec, NULL, 0, &r);
         } else if (ln == 0) {
-            struct lmb_result f = { 0 };
-            lmb_result_set_status(&f, LMB_FAILED, "no clear step in the latency of a second "
-                                  "load in the same block: the line size cannot be told here");
-            report_value(ctx, &rec, NULL, 0, &f);
+            /* Beyond the first level, prefetchers that bring the neighbours of
+             * a missed line hide the step: the size cannot be told here. */
+            lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED,
+                                  "no clear step in the latency of a second load in the same "
+                                  "block (prefetchers bring neighbouring lines?): the line size "
+                                  "cannot be told at this level");
         } else {
             line = ln;
             for (size_t d = 0; d < curve.ndeclared; d++)
@@ -234,11 +236,13 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
             if (curve.declared[d].measured == (int)k)
                 lmb_record_param_int(&rec, "declared_bytes",
                                      (long long)curve.declared[d].size_bytes);
-        if (isfinite(lat) && isfinite(par) && isfinite(line)) {
+        /* The classic line shows 0 for a line size that could not be told
+         * (its record says why). */
+        if (isfinite(lat) && isfinite(par)) {
             rec.classic = LMB_CLASSIC_CACHE;
             rec.classic_x = level;
             rec.classic_extra[0] = lat;
-            rec.classic_extra[1] = line;
+            rec.classic_extra[1] = isfinite(line) ? line : 0;
             rec.classic_extra[2] = par;
         }
         if (lv->open_ended) {
