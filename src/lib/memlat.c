@@ -210,7 +210,11 @@ void lmb_memlat_unshare(struct lmb_memlat_shared *s)
 
 #define LINE_BLOCK 512
 #define LINE_SEED 0x6c696e6573ULL
+/* Rounds of the line measurement: five in working sets up to 4 MiB, two in
+ * larger ones (each chain there costs a mapping of the whole set). */
 #define LINE_ROUNDS 5
+#define LINE_ROUNDS_LARGE 2
+#define LINE_LARGE (4u << 20)
 const size_t LMB_MEMLAT_LINE_DIST[LMB_MEMLAT_LINE_NDIST] = { 8, 16, 32, 64, 128, 256 };
 
 /* Blocks in random order, two elements each: at +d, then at +0 (one, at +0,
@@ -259,12 +263,13 @@ int lmb_memlat_line(struct lmb_ctx *ctx, size_t ws, struct lmb_result *res,
     ws = ws / LINE_BLOCK * LINE_BLOCK;
     if (ws < 2 * LINE_BLOCK)
         ws = 2 * LINE_BLOCK;
-    /* Every chain, LINE_ROUNDS times over, interleaved: each chain's best over
+    /* Every chain, several times over, interleaved: each chain's best over
      * all its rounds, so that a busy spell of the machine lands on every
      * chain alike rather than on one distance. */
     for (int k = 0; k <= LMB_MEMLAT_LINE_NDIST; k++)
         best[k] = INFINITY;
-    for (int round = 0; round < LINE_ROUNDS; round++)
+    int rounds = ws <= LINE_LARGE ? LINE_ROUNDS : LINE_ROUNDS_LARGE;
+    for (int round = 0; round < rounds; round++)
         for (int k = 0; k <= LMB_MEMLAT_LINE_NDIST; k++) {
             struct lmb_memlat m = { .size = ws, .layout = pair_layout,
                                     .layout_arg = k == 0 ? &zero : &LMB_MEMLAT_LINE_DIST[k - 1] };

@@ -71,7 +71,8 @@ void lmb_memlat_unshare(struct lmb_memlat_shared *s);
 
 /* The line size, measured in a working set of ws bytes: chains through
  * 512-byte blocks in random order, two loads a block (at offset d, then at 0)
- * for d = 8 ... 256, and one load a block, all of them five times over,
+ * for d = 8 ... 256, and one load a block, all of them five times over (twice
+ * in working sets over 4 MiB),
  * interleaved, each chain's time the best of its rounds. The second load's
  * time (twice the pair's average less the single load) steps from a hit to a
  * miss at d = the line size. Returns it, 0 when there is no clear step (a step of at least 1.5
