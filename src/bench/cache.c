@@ -3,15 +3,16 @@
  * parallelism, and memory's latency and parallelism.
  *
  * One operation is one load of a pointer chain (src/lib/memlat.c). The
- * latency curve comes from chains in page order (random lines inside each
- * page, pages in random order: prefetchers cannot follow it and a TLB miss
- * comes once per page, not once per load) over working sets growing by
- * quarter octaves, until memory is clearly reached or the time budget is
- * spent; src/lib/curve.c reads the levels off it and compares them with what
- * the system declares. Then, per level, the line size (as `line` measures
- * it, in a working set that misses this level and fits the next) and the
- * parallelism (one chain against several chains through the same working
- * set). Mapping, touching and laying each chain are kept out of the timing. */
+ * latency curve comes from chains in random order (no prefetcher can follow
+ * them) over working sets growing by quarter octaves, until memory is clearly
+ * reached or the time budget is spent; src/lib/curve.c reads the levels off it
+ * and compares them with what the system declares. Then, per level, the line
+ * size (as `line` measures it, in a working set that misses this level) and
+ * the parallelism (one random chain against several through the same working
+ * set); memory's latency comes from a chain in page order (random lines inside
+ * each page, pages in random order: a TLB miss once per page, not with every
+ * load) in the largest working set. Mapping, touching and laying each chain
+ * are kept out of the timing. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,8 +116,8 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         size_t size = (size_t)s / stride * stride;
         if (size < 4 * stride || (npts > 0 && (double)size <= pts[npts - 1].size))
             continue;
-        struct lmb_memlat m = { .size = size, .stride = stride, .order = LMB_CHASE_WINDOW,
-                                .window = lmb_memlat_window(size, stride), .chains = 1 };
+        struct lmb_memlat m = { .size = size, .stride = stride, .order = LMB_CHASE_RANDOM,
+                                .chains = 1 };
         struct lmb_result r;
         lmb_memlat_measure(ctx, &m, &r);
         if (r.status != LMB_OK) {
@@ -257,23 +258,16 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         report_value(ctx, &rec, &size, 1, NULL);
     }
 
-    /* Memory. */
+    /* Memory: parallelism of random chains, then latency in page order (a TLB
+     * miss once per page, not with every load), both in the largest working
+     * set of the sweep. */
     if (curve.memory.found) {
         struct lmb_record rec;
         struct lmb_result r;
-        double v[MAX_POINTS], par = NAN;
-        size_t nv = 0;
+        double par = NAN;
         unsigned kbest;
-        double from = curve.nlevels > 0 ? 4.0 * curve.levels[curve.nlevels - 1].size_bytes : 0;
-
-        for (size_t i = 0; i < npts; i++)
-            if (pts[i].size >= curve.memory.from_bytes && pts[i].size >= from)
-                v[nv++] = pts[i].ns;
-        if (nv == 0)
-            for (size_t i = 0; i < npts; i++)
-                if (pts[i].size >= curve.memory.from_bytes)
-                    v[nv++] = pts[i].ns;
         size_t ws = (size_t)pts[npts - 1].size;
+
         level_record(&rec, ctx, "memory", 0, "parallelism", LMB_UNIT_RATIO);
         lmb_record_param_int(&rec, "size_bytes", (long long)ws);
         lmb_memlat_parallelism(ctx, ws, stride, &r, &kbest);
@@ -282,12 +276,18 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
             par = lmb_result_median(&r);
         lmb_report_add(&ctx->report, &rec, &r);
 
+        struct lmb_memlat m = { .size = ws, .stride = stride, .order = LMB_CHASE_WINDOW,
+                                .window = lmb_memlat_window(ws, stride), .chains = 1 };
         level_record(&rec, ctx, "memory", 0, "latency", LMB_UNIT_NS);
+        lmb_record_param_int(&rec, "size_bytes", (long long)ws);
+        lmb_record_param_str(&rec, "order", "page");
+        rec.headline = LMB_HEAD_MIN;
+        lmb_memlat_measure(ctx, &m, &r);
         if (isfinite(par)) {
             rec.classic = LMB_CLASSIC_CACHE_MEM;
             rec.classic_extra[0] = par;
         }
-        report_value(ctx, &rec, v, nv, NULL);
+        lmb_report_add(&ctx->report, &rec, &r);
     } else {
         struct lmb_record rec;
         level_record(&rec, ctx, "memory", 0, "latency", LMB_UNIT_NS);
@@ -303,12 +303,13 @@ const struct lmb_bench lmb_bench_cache = {
     .category = LMB_CAT_HARDWARE,
     .common = LMB_USE_W | LMB_USE_N,
     .args = "",
-    .help = "Measures load latency over working sets growing by quarter octaves, in page\n"
-            "order (random lines inside each page, pages in random order), until memory is\n"
-            "plainly reached, -M, or 30 s; reads the cache levels off the curve and compares\n"
-            "them with what the system declares (warnings on stderr). Then, per level, the\n"
-            "line size in a working set that misses it, and the parallelism: one chain\n"
-            "against 2 to 16 chains in the middle of its plateau.\n",
+    .help = "Measures load latency over working sets growing by quarter octaves, in random\n"
+            "order, until memory is plainly reached, -M, or 30 s; reads the cache levels off\n"
+            "the curve and compares them with what the system declares (warnings on\n"
+            "stderr). Then, per level, the line size in a working set that misses it, and\n"
+            "the parallelism: one chain against 2 to 16 chains in the middle of its\n"
+            "plateau. Memory's latency comes from a chain in page order (random lines in\n"
+            "each page, pages in random order: few TLB misses) in the largest working set.\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = cache_main,

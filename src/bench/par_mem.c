@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* par_mem: memory-level parallelism over working-set sizes.
  *
- * One operation is one load of a pointer chain in page order (random lines
- * inside each page, pages in random order) through a working set; k chains
+ * One operation is one load of a pointer chain in random order through a
+ * working set; k chains
  * start at evenly spaced places of the same cycle and move in step, so k
  * independent loads can be in flight. For each size the parallelism is the
  * time per load of one chain divided by that of k chains, for the k (2 to 16)
@@ -72,7 +72,7 @@ const struct lmb_bench lmb_bench_par_mem = {
     .common = LMB_USE_W | LMB_USE_N,
     .args = "",
     .help = "For working sets from 1k to len, doubling: the time per load of one chain of\n"
-            "dependent loads (page order) divided by that of 2 to 16 chains through the\n"
+            "dependent loads (random order) divided by that of 2 to 16 chains through the\n"
             "same working set at once, for the count that overlaps most; rows of size (MB\n"
             "of 10^6 bytes) and that parallelism (the median of the rank-paired ratios).\n",
     .options = options,

@@ -346,61 +346,74 @@ static const unsigned par_chains[] = { 2, 4, 8, 12, 16 };
 void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
                             struct lmb_result *res, unsigned *chains)
 {
+    enum { NK = sizeof par_chains / sizeof par_chains[0] };
     struct lmb_memlat_shared sh;
-    struct lmb_result one;
+    struct lmb_result one[2], many[NK];
+    size_t nmany = 0;
     double best = -1;
     bool noisy = false;
     char err[LMB_REASON_LEN];
 
     memset(res, 0, sizeof *res);
+    memset(one, 0, sizeof one);
     *chains = 1;
     /* The chain is laid once, here, and every measurement follows it. */
-    if (lmb_memlat_share(&sh, ws, stride, lmb_memlat_window(ws, stride), err, sizeof err) != 0) {
+    if (lmb_memlat_share(&sh, ws, stride, 0, err, sizeof err) != 0) {
         lmb_result_set_status(res, LMB_FAILED, "%s", err);
         return;
     }
-    lmb_memlat_measure_shared(ctx, &sh, &one);
-    if (one.status != LMB_OK) {
-        *res = one;
-        lmb_memlat_unshare(&sh);
-        return;
-    }
-    lmb_result_sort(&one);
-    for (size_t i = 0; i < sizeof par_chains / sizeof par_chains[0]; i++) {
-        struct lmb_result many, r;
+    /* One chain before and after the others: the better of the two is set
+     * against them, so that one disturbed measurement of the single chain
+     * does not inflate every ratio. */
+    lmb_memlat_measure_shared(ctx, &sh, &one[0]);
+    for (size_t i = 0; one[0].status == LMB_OK && i < NK; i++) {
         sh.chains = par_chains[i];
         if (sh.chains > ws / stride)
             break;
-        lmb_memlat_measure_shared(ctx, &sh, &many);
-        if (many.status != LMB_OK) {
-            lmb_result_free(res);
-            *res = many;
+        lmb_memlat_measure_shared(ctx, &sh, &many[nmany]);
+        if (many[nmany].status != LMB_OK) {
+            *res = many[nmany];
             break;
         }
-        lmb_result_sort(&many);
-        lmb_result_derive(&r, &one, &many, ratio, NULL);
-        lmb_result_free(&many);
-        double med = lmb_result_median(&r);
-        /* k chains cannot overlap more than k loads: a ratio well above k
-         * is noise (the single chain disturbed), not parallelism. */
-        if (r.status == LMB_OK && med > 1.15 * sh.chains) {
-            lmb_result_free(&r);
-            noisy = true;
-            continue;
-        }
-        if (r.status == LMB_OK && med > best) {
-            best = med;
-            *chains = sh.chains;
-            lmb_result_free(res);
-            *res = r;
-        } else {
-            lmb_result_free(&r);
-        }
+        nmany++;
     }
-    if (best < 0 && res->status == LMB_OK)
-        lmb_result_set_status(res, LMB_FAILED, "%s",
-                              noisy ? "too noisy: the chains overlapped more loads than there "
-                                      "were chains" : "no measurement");
-    lmb_result_free(&one);
+    sh.chains = 1;
+    if (one[0].status == LMB_OK && res->status == LMB_OK)
+        lmb_memlat_measure_shared(ctx, &sh, &one[1]);
     lmb_memlat_unshare(&sh);
+    if (one[0].status != LMB_OK || one[1].status != LMB_OK) {
+        lmb_result_free(res);
+        lmb_result_move(res, one[0].status != LMB_OK ? &one[0] : &one[1]);
+    }
+    if (res->status == LMB_OK) {
+        struct lmb_result *o = lmb_result_median(&one[1]) < lmb_result_median(&one[0]) ? &one[1]
+                                                                                        : &one[0];
+        lmb_result_sort(o);
+        for (size_t i = 0; i < nmany; i++) {
+            struct lmb_result r;
+            lmb_result_sort(&many[i]);
+            lmb_result_derive(&r, o, &many[i], ratio, NULL);
+            double med = lmb_result_median(&r);
+            /* k chains cannot overlap more than k loads: a ratio well above k
+             * is noise (the single chain disturbed), not parallelism. */
+            if (r.status == LMB_OK && med > 1.15 * par_chains[i]) {
+                noisy = true;
+                lmb_result_free(&r);
+            } else if (r.status == LMB_OK && med > best) {
+                best = med;
+                *chains = par_chains[i];
+                lmb_result_move(res, &r);
+            } else {
+                lmb_result_free(&r);
+            }
+        }
+        if (best < 0)
+            lmb_result_set_status(res, LMB_FAILED, "%s",
+                                  noisy ? "too noisy: the chains overlapped more loads than "
+                                          "there were chains" : "no measurement");
+    }
+    for (size_t i = 0; i < nmany; i++)
+        lmb_result_free(&many[i]);
+    lmb_result_free(&one[0]);
+    lmb_result_free(&one[1]);
 }

@@ -84,9 +84,10 @@ extern const size_t LMB_MEMLAT_LINE_DIST[LMB_MEMLAT_LINE_NDIST];
 int lmb_memlat_line(struct lmb_ctx *ctx, size_t ws, struct lmb_result *res,
                     double second_ns[LMB_MEMLAT_LINE_NDIST]);
 
-/* Memory-level parallelism in a working set of ws bytes, chains in page order
- * (elements `stride` apart): one chain against 2, 4, 8, 12 and 16 chains at
- * once. *res gets, for the chain count whose median is highest (*chains),
+/* Memory-level parallelism in a working set of ws bytes, random chains
+ * (elements `stride` apart; in page order prefetchers inside the page would
+ * speed up the single chain and hide the overlap): one chain against 2, 4, 8,
+ * 12 and 16 chains at once. *res gets, for the chain count whose median is highest (*chains),
  * the ratios of the time per load, the samples of both sorted and paired by
  * rank; or the failure. A median above 1.15 times the chain count is noise
  * (k chains cannot overlap more than k loads) and is not taken; when every
