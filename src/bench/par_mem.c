@@ -2,12 +2,12 @@
 /* par_mem: memory-level parallelism over working-set sizes.
  *
  * One operation is one load of a pointer chain in random order through a
- * working set; k chains
- * start at evenly spaced places of the same cycle and move in step, so k
- * independent loads can be in flight. For each size the parallelism is the
- * time per load of one chain divided by that of k chains, for the k (2 to 16)
- * that overlaps most (src/lib/memlat.c). Mapping, touching and laying each
- * chain are kept out of the timing. */
+ * working set; k chains start at evenly spaced places of the same cycle and
+ * move in step, so k independent loads can be in flight. For each size the
+ * parallelism is the time per load of one chain divided by that of k chains,
+ * for the k (2 to 16) that overlaps most (src/lib/memlat.c). Mapping,
+ * touching and laying the chain (once per size, in the parent) are kept out
+ * of the timing. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
