@@ -3,11 +3,27 @@
 #
 #   make                 build everything into build/
 #   make check           build, then run the unit and command tests through prove
+#   make check-cross     cross-build (static) for each of CROSS_TARGETS and run the
+#                        command tests under qemu-user (scripts/check-cross)
 #   make bench           compare our figures with independent tools, side by side
 #   make install         PREFIX=/usr/local DESTDIR= (also honours CC, CFLAGS, LDFLAGS)
+#   make install-strip   the same with the programs stripped ($(CROSS)strip)
 #   make uninstall, make clean
 #
-# WERROR=1 turns warnings into errors (CI does). JANSSON=no builds without JSON.
+# WERROR=1 turns warnings into errors (CI does). JANSSON=no builds without JSON,
+# JANSSON=yes fails when jansson cannot be used (default: use it when found).
+#
+# Cross builds (doc/boards.md): CROSS=aarch64-linux-gnu- is the tool prefix: it
+# takes $(CROSS)gcc and $(CROSS)ar and builds into build-aarch64-linux-gnu/.
+# STATIC=1 links statically (a binary that needs nothing on the board).
+# SYSROOT=DIR compiles against the target's root file system in DIR. Optional
+# libraries of the target are found with pkg-config: PKG_CONFIG when given (and
+# PKG_CONFIG_LIBDIR / PKG_CONFIG_SYSROOT_DIR from the environment), else
+# pkg-config confined to SYSROOT, else $(CROSS)pkg-config, else Debian's
+# multiarch directory /usr/lib/TRIPLET/pkgconfig; with none of them a cross
+# build leaves the optional parts out rather than use the build machine's
+# libraries. Every object depends on $(B)/gen/flags, so a changed compiler, flag or
+# optional library rebuilds what it affects.
 
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
 
@@ -17,24 +33,96 @@ LIBEXECDIR ?= $(PREFIX)/libexec/lmbench
 MANDIR ?= $(PREFIX)/share/man
 DESTDIR ?=
 
+CROSS ?=
+SYSROOT ?=
+STATIC ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
-PKG_CONFIG ?= pkg-config
-B ?= build
 
-ifneq ($(JANSSON),no)
-HAVE_JANSSON := $(shell $(PKG_CONFIG) --exists jansson 2>/dev/null && echo yes)
+ifneq ($(CROSS),)
+ifeq ($(origin CC),default)
+CC := $(CROSS)gcc
 endif
-ifeq ($(HAVE_JANSSON),yes)
-JSON_CFLAGS := -DLMB_HAVE_JANSSON $(shell $(PKG_CONFIG) --cflags jansson)
-JSON_LIBS := $(shell $(PKG_CONFIG) --libs jansson)
+ifeq ($(origin AR),default)
+AR := $(CROSS)ar
 endif
+STRIP ?= $(CROSS)strip
+B ?= build-$(patsubst %-,%,$(CROSS))
+else
+B ?= build
+STRIP ?= strip
+endif
+
+# Tests and benchmarks run on the build machine: a cross build is tested by make
+# check-cross, which runs its command tests under qemu-user.
+ifneq ($(CROSS),)
+ifneq ($(filter check unit-tests check-asan asan-bin bench,$(MAKECMDGOALS)),)
+$(error make $(filter check unit-tests check-asan asan-bin bench,$(MAKECMDGOALS)) runs on the \
+	build machine, not with CROSS=$(CROSS); for a cross build use make check-cross)
+endif
+endif
+
+# --- the target's optional libraries -------------------------------------------
+
+# The pkg-config that describes the target's libraries, or empty when there is none.
+ifneq ($(filter environment command line,$(origin PKG_CONFIG)),)
+LMB_PKG_CONFIG := $(PKG_CONFIG)
+else ifeq ($(CROSS)$(SYSROOT),)
+LMB_PKG_CONFIG := pkg-config
+else ifneq ($(SYSROOT),)
+LMB_PKG_CONFIG := env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(or $(PKG_CONFIG_LIBDIR),$(SYSROOT)/usr/lib/$(patsubst %-,%,$(CROSS))/pkgconfig:$(SYSROOT)/usr/lib/pkgconfig:$(SYSROOT)/usr/share/pkgconfig) \
+	pkg-config
+else ifneq ($(PKG_CONFIG_LIBDIR),)
+LMB_PKG_CONFIG := pkg-config
+else
+LMB_PKG_CONFIG := $(shell command -v $(CROSS)pkg-config 2>/dev/null)
+# Debian's multiarch libraries of the target (dpkg --add-architecture).
+LMB_MULTIARCH_PC := /usr/lib/$(patsubst %-,%,$(CROSS))/pkgconfig
+ifeq ($(LMB_PKG_CONFIG),)
+ifneq ($(wildcard $(LMB_MULTIARCH_PC)),)
+LMB_PKG_CONFIG := env PKG_CONFIG_LIBDIR=$(LMB_MULTIARCH_PC):/usr/share/pkgconfig pkg-config
+endif
+endif
+endif
+PKG_CONFIG ?= pkg-config
+LMB_STATIC_LDFLAGS := $(if $(filter-out 0 no,$(STATIC)),-static)
+LMB_SYSROOT_FLAGS := $(if $(SYSROOT),--sysroot=$(SYSROOT))
+LMB_PKG_LIBS_OPT := $(if $(LMB_STATIC_LDFLAGS),--static) --libs
+
+# $(call lmb_have_pkg,PKG,HEADER,SYMBOLS): "yes" when the target has the
+# library: its pkg-config file is found, HEADER compiles and a program that uses
+# SYMBOLS (the functions the code calls, so that a static link pulls in what they
+# need) links with this build's flags (statically with STATIC=1). Evaluated once,
+# when needed.
+lmb_have_pkg = $(if $(LMB_PKG_CONFIG),$(shell \
+	$(LMB_PKG_CONFIG) --exists $(1) 2>/dev/null || exit 0; \
+	mkdir -p $(B)/gen && \
+	printf '#include <%s>\nint main(void)\n{\n    void *volatile p;\n   %s\n    (void)p;\n    return 0;\n}\n' \
+		'$(2)' '$(foreach f,$(3), p = (void *)&$(f);)' > $(B)/gen/probe-$(1).c && \
+	$(CC) $(LMB_SYSROOT_FLAGS) $$($(LMB_PKG_CONFIG) --cflags $(1)) $(CFLAGS) \
+		-o $(B)/gen/probe-$(1) $(B)/gen/probe-$(1).c $(LMB_STATIC_LDFLAGS) $(LDFLAGS) \
+		$$($(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) $(1)) >/dev/null 2>&1 && echo yes; \
+	rm -f $(B)/gen/probe-$(1) $(B)/gen/probe-$(1).c))
+
+# jansson (JSON output): JANSSON=no leaves it out, JANSSON=yes requires it.
+ifeq ($(JANSSON),no)
+HAVE_JANSSON :=
+else
+HAVE_JANSSON = $(eval HAVE_JANSSON := $(call lmb_have_pkg,jansson,jansson.h,json_object json_dumpf json_loads))$(call lmb_require,JANSSON,jansson)$(HAVE_JANSSON)
+endif
+lmb_require = $(if $(filter yes,$($(1))),$(if $(filter yes,$(HAVE_$(1))),,$(error $(1)=yes \
+	but $(2) cannot be used for this target (pkg-config: $(or $(LMB_PKG_CONFIG),none for $(CROSS)); \
+	set PKG_CONFIG, PKG_CONFIG_LIBDIR or SYSROOT))))
+JSON_CFLAGS = $(if $(HAVE_JANSSON),-DLMB_HAVE_JANSSON $(shell $(LMB_PKG_CONFIG) --cflags jansson))
+JSON_LIBS = $(if $(HAVE_JANSSON),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) jansson))
 
 WARN := -Wall -Wextra $(if $(WERROR),-Werror)
-LMB_CPPFLAGS := -std=c11 -D_GNU_SOURCE -pthread -Isrc -I$(B)/gen $(JSON_CFLAGS)
+LMB_CPPFLAGS = -std=c11 -D_GNU_SOURCE -pthread -Isrc -I$(B)/gen $(LMB_SYSROOT_FLAGS) $(JSON_CFLAGS)
 ALL_CFLAGS = $(LMB_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP
-LIBS := $(JSON_LIBS) -lm -pthread
+LMB_LDFLAGS = $(LMB_SYSROOT_FLAGS) $(LMB_STATIC_LDFLAGS)
+LIBS = $(JSON_LIBS) $(TIRPC_LIBS) -lm -pthread
 
 LIB_SRCS := $(sort $(wildcard src/lib/*.c))
 BENCH_SRCS := $(sort $(wildcard src/bench/*.c))
@@ -47,22 +135,102 @@ LIBEXEC_NAMES := $(filter-out $(BIN_NAMES),$(BENCH_NAMES))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 MAIN_OBJS := $(patsubst %.c,$(B)/obj/%.o,src/main.c src/registry.c $(BENCH_SRCS) $(SUITE_SRCS))
 
+# The suite's modules that unit tests reach (no verb, nothing of the registry).
+SUITE_LIB_SRCS := $(addprefix src/suite/,results.c read_json.c import3.c summary.c memlat.c \
+                    runconf.c util.c)
+
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%.t)
 ASAN_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/asan/%.t)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ASAN_LIB_OBJS := $(LIB_SRCS:%.c=$(B)/asan/%.o)
-CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
-CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+# The unit tests run on the build machine only (cmocka of the build machine).
+CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 MAN_PAGES := $(sort $(wildcard doc/*.1))
 LINKS := $(BENCH_NAMES:%=$(B)/bin/%)
 PROGS := $(B)/bin/lmbench $(LINKS) $(B)/libexec/lmbench/hello
+# Links left in bin by a command whose file is gone.
+STALE_LINKS = $(filter-out $(LINKS),$(shell find $(B)/bin -maxdepth 1 -type l 2>/dev/null))
+# What the generated headers are; every compile waits for them (the .d files
+# then tell which object really includes which).
+GEN_HEADERS := $(B)/gen/registry.inc $(B)/gen/version.h
+FLAGS := $(B)/gen/flags
 
-.PHONY: all check check-asan asan-bin unit-tests bench install uninstall clean FORCE
+CROSS_TARGETS ?= aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu arm-linux-gnueabi
+
+.PHONY: all check check-asan asan-bin check-cross unit-tests bench install install-strip uninstall \
+	clean FORCE fuzz
 .DELETE_ON_ERROR:
 
 all: $(PROGS)
+	$(if $(STALE_LINKS),rm -f $(STALE_LINKS))
+
+# libtirpc for lat_rpc (TIRPC=no builds without it: lat_rpc then reports
+# "skipped: built without libtirpc"). Only lat_rpc.o sees its flags; a stamp
+# rebuilds it when they change.
+# Found for the target as jansson is (lmb_have_pkg); TIRPC=yes requires it.
+ifeq ($(TIRPC),no)
+HAVE_TIRPC :=
+else
+HAVE_TIRPC = $(eval HAVE_TIRPC := $(call lmb_have_pkg,libtirpc,rpc/rpc.h,svc_register svc_getreqset svc_sendreply clnt_vc_create clnt_dg_create pmap_set))$(call lmb_require,TIRPC,libtirpc)$(HAVE_TIRPC)
+endif
+TIRPC_CFLAGS = $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC $(shell $(LMB_PKG_CONFIG) --cflags libtirpc))
+TIRPC_LIBS = $(if $(HAVE_TIRPC),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) libtirpc))
+$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
+$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: $(B)/gen/tirpc.flags
+$(B)/gen/tirpc.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(TIRPC_CFLAGS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# lmhttp's static document tree, generated (no binary files in the source) by
+# running the program just built: in a cross build under LMB_RUN, qemu-user for
+# the target when it is installed (the tree is the same on every machine). With
+# no way to run it, a cross build leaves the tree out (make install says so;
+# `lmbench lmhttp -G DIR` on the board makes it there).
+WWW := $(B)/share/lmbench/www
+ifneq ($(CROSS),)
+LMB_QEMU_ARCH := $(patsubst arm%,arm,$(firstword $(subst -, ,$(CROSS))))
+LMB_RUN ?= $(firstword $(shell command -v qemu-$(LMB_QEMU_ARCH)-static qemu-$(LMB_QEMU_ARCH) 2>/dev/null))
+LMB_CAN_RUN := $(if $(LMB_RUN),yes)
+else
+LMB_RUN ?=
+LMB_CAN_RUN := yes
+endif
+ifeq ($(LMB_CAN_RUN),yes)
+all: $(WWW)/URLS
+endif
+$(WWW)/URLS: $(B)/bin/lmbench src/lib/http.c
+	@rm -rf $(WWW)
+	@mkdir -p $(WWW)
+	$(LMB_RUN) $(B)/bin/lmbench lmhttp -G $(WWW)
+# The sanitized binary (make check-asan) finds the same tree next to it.
+asan-bin: $(B)/asan/share/lmbench/www/URLS
+$(B)/asan/share/lmbench/www/URLS: $(WWW)/URLS
+	@rm -rf $(@D)
+	@mkdir -p $(@D)
+	cp -R $(WWW)/. $(@D)/
+
+# make fuzz: libFuzzer (clang) on each server's request decoder, a bounded run
+# each (FUZZ_SECONDS, default 10). tests/fuzz/fuzz_NAME.c includes
+# src/bench/NAME.c to reach its static decoders.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 10
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(LIB_SRCS) $(B)/gen/version.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(LMB_CPPFLAGS) $(TIRPC_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(LIB_SRCS) $(LIBS)
+fuzz: $(FUZZ_TARGETS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \
+		echo "fuzz: $${t##*/} for $(FUZZ_SECONDS) s"; \
+		$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/$${t##*/}- $(B)/fuzz/corpus-$${t##*/} \
+			2>$(B)/fuzz/$${t##*/}.log || { tail -n 40 $(B)/fuzz/$${t##*/}.log; exit 1; }; \
+		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$${t##*/}.log | tail -n 1; \
+	done
 
 # The command list, generated from the files in src/bench (rewritten only when
 # it changes, so that nothing rebuilds needlessly).
@@ -71,17 +239,23 @@ $(B)/gen/registry.inc: FORCE
 	@{ $(foreach n,$(BENCH_NAMES),echo 'LMB_BENCH($(n))';) } > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/obj/src/main.o $(B)/obj/src/registry.o $(B)/obj/src/suite/run.o: $(B)/gen/registry.inc
-
 # The version and build flags the binary reports, regenerated when they change.
 $(B)/gen/version.h: FORCE
 	@mkdir -p $(@D)
 	@printf '#define LMB_VERSION "%s"\n#define LMB_CFLAGS_STR "%s"\n' '$(VERSION)' '$(CFLAGS)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/obj/src/main.o $(B)/obj/src/lib/report.o $(B)/asan/src/lib/report.o: $(B)/gen/version.h
+# Everything that decides what the compiler and linker make: rewritten when it
+# changes, and every object, library and program depends on it.
+lmb_q = '$(subst ','\'',$(strip $(1)))'
+$(FLAGS): FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' $(call lmb_q,CC=$(CC)) $(call lmb_q,AR=$(AR)) \
+		$(call lmb_q,CFLAGS=$(ALL_CFLAGS)) $(call lmb_q,LDFLAGS=$(LMB_LDFLAGS) $(LDFLAGS)) \
+		$(call lmb_q,LIBS=$(LIBS)) > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/obj/%.o: %.c
+$(B)/obj/%.o: %.c $(FLAGS) | $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -89,24 +263,32 @@ $(B)/liblmb.a: $(LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/bin/lmbench: $(MAIN_OBJS) $(B)/liblmb.a
+$(B)/bin/lmbench: $(MAIN_OBJS) $(B)/liblmb.a $(FLAGS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJS) $(B)/liblmb.a $(LIBS)
+	$(CC) $(CFLAGS) $(LMB_LDFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJS) $(B)/liblmb.a $(LIBS)
 
 $(LINKS): $(B)/bin/lmbench
 	@ln -sf lmbench $@
 
-$(B)/libexec/lmbench/hello: $(B)/obj/src/helpers/hello.o
+$(B)/libexec/lmbench/hello: $(B)/obj/src/helpers/hello.o $(FLAGS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) $(LMB_LDFLAGS) $(LDFLAGS) -o $@ $<
 
 # --- tests ---------------------------------------------------------------------
 
-$(B)/tests/unit/%.t: tests/unit/%.c $(B)/liblmb.a
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
+$(B)/libsuite.a: $(SUITE_LIB_SRCS:%.c=$(B)/obj/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
 
-$(B)/asan/%.o: %.c
+$(B)/asan/libsuite.a: $(SUITE_LIB_SRCS:%.c=$(B)/asan/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/tests/unit/%.t: tests/unit/%.c $(B)/libsuite.a $(B)/liblmb.a $(FLAGS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/libsuite.a $(B)/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
+
+$(B)/asan/%.o: %.c $(FLAGS) | $(GEN_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) -c -o $@ $<
 
@@ -114,10 +296,10 @@ $(B)/asan/liblmb.a: $(ASAN_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/tests/asan/%.t: tests/unit/%.c $(B)/asan/liblmb.a
+$(B)/tests/asan/%.t: tests/unit/%.c $(B)/asan/libsuite.a $(B)/asan/liblmb.a $(FLAGS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/asan/liblmb.a \
-		$(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(ASAN_FLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(B)/asan/libsuite.a \
+		$(B)/asan/liblmb.a $(CMOCKA_LIBS) $(LIBS) $(LDFLAGS)
 
 unit-tests: $(UNIT_TESTS) $(ASAN_TESTS)
 
@@ -127,10 +309,7 @@ ASAN_MAIN_OBJS := $(MAIN_OBJS:$(B)/obj/%=$(B)/asan/%)
 ASAN_PROGS := $(B)/asan/bin/lmbench $(BENCH_NAMES:%=$(B)/asan/bin/%) \
 	$(B)/asan/libexec/lmbench/hello
 
-$(B)/asan/src/main.o $(B)/asan/src/registry.o $(B)/asan/src/suite/run.o: $(B)/gen/registry.inc
-$(B)/asan/src/main.o: $(B)/gen/version.h
-
-$(B)/asan/bin/lmbench: $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a
+$(B)/asan/bin/lmbench: $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a $(FLAGS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a $(LIBS)
 
@@ -144,10 +323,16 @@ $(B)/asan/libexec/lmbench/hello: $(B)/libexec/lmbench/hello
 asan-bin: $(ASAN_PROGS)
 
 # Command tests find the build through LMBENCH_BUILD; unit tests speak TAP.
+# tests/scripts holds the tests of the build machinery (install, install-deps).
 check: all unit-tests
 	LMBENCH_BUILD=$(abspath $(B)) CMOCKA_MESSAGE_OUTPUT=TAP \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	prove --exec '' $(UNIT_TESTS) $(ASAN_TESTS) $(sort $(wildcard tests/cli/*.t))
+	prove --exec '' $(UNIT_TESTS) $(ASAN_TESTS) $(sort $(wildcard tests/cli/*.t)) \
+		$(sort $(wildcard tests/scripts/*.t))
+
+# Static builds for each target into build-TARGET/, command tests under qemu-user.
+check-cross:
+	+@MAKE='$(MAKE)' scripts/check-cross $(CROSS_TARGETS)
 
 # The command tests again, on the sanitized binary.
 check-asan: asan-bin
@@ -167,12 +352,27 @@ install: all
 	$(foreach n,$(LIBEXEC_NAMES),ln -sf $(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/$(n);)
 	install -m 755 $(B)/libexec/lmbench/hello $(DESTDIR)$(LIBEXECDIR)/hello
 	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
+	@if [ -f $(WWW)/URLS ]; then \
+		echo "install the document tree into $(DESTDIR)$(PREFIX)/share/lmbench/www"; \
+		install -d $(DESTDIR)$(PREFIX)/share/lmbench/www/pics $(DESTDIR)$(PREFIX)/share/lmbench/www/docs && \
+		cd $(WWW) && for f in URLS $$(cat URLS); do \
+			install -m 644 "./$${f#/}" "$(DESTDIR)$(PREFIX)/share/lmbench/www/$${f#/}" || exit 1; done; \
+	else \
+		echo "note: no document tree for lat_http (nothing to run $(B)/bin/lmbench with);" \
+			"make it on the board: lmbench lmhttp -G $(PREFIX)/share/lmbench/www"; \
+	fi
+
+# For boards with little room: the binaries without their symbols.
+install-strip: install
+	$(STRIP) $(DESTDIR)$(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/hello
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/lmbench $(BIN_NAMES:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(LIBEXEC_NAMES:%=$(DESTDIR)$(LIBEXECDIR)/%) $(DESTDIR)$(LIBEXECDIR)/hello
-	rm -f $(notdir $(MAN_PAGES):%=$(DESTDIR)$(MANDIR)/man1/%)
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	rm -rf $(DESTDIR)$(PREFIX)/share/lmbench/www
+	-rmdir $(DESTDIR)$(PREFIX)/share/lmbench 2>/dev/null
 
 clean:
 	rm -rf $(B)

@@ -25,7 +25,12 @@ struct verb {
 static const struct verb verbs[] = {
     { "list", "list the benchmark commands with their category and summary", verb_list },
     { "help", "show the usage of lmbench or of a command: lmbench help CMD", verb_help },
-    { "run", "run the suite's default profile and print the results", lmb_suite_run },
+    { "run", "run the whole suite and write its results files (lmbench 3's make results)", lmb_suite_runner },
+    { "see", "print the summary page of results files (ours and lmbench 3's)", lmb_suite_see },
+    { "compare", "compare results files: each measurement, ratio, beyond the spread or not", lmb_suite_compare },
+    { "graph", "write one self-contained HTML page of plots of results files", lmb_suite_graph },
+    { "config", "ask lmbench 3's configuration questions, write a config file for run -c", lmb_suite_config },
+    { "import", "write a results file (lmbench 3 raw, JSON, JSONL) as one JSON document", lmb_suite_import },
     { "version", "print the version", verb_version },
 };
 

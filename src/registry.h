@@ -21,7 +21,7 @@
  *   #include <stdio.h>
  *   #include <unistd.h>
  *
- *   #include "../lib/bench.h"
+ *   #include "lib/bench.h"
  *
  *   static void run_getpid(uint64_t n, void *state)
  *   {
@@ -62,6 +62,29 @@
  * .cleanup; a failure before measuring reported with lmb_report_unmeasured; a
  * two-ended benchmark declares .partners and .partner in struct lmb_timed (see
  * bench.h); messages quote user input with lmb_quote.
+ *
+ * Staying portable. A new benchmark builds and is tested for ARM and RISC-V from
+ * its first commit, with no per-architecture step: `make check-cross` builds
+ * every file of src/bench for aarch64, armhf, armel (soft float) and riscv64 and
+ * runs its tests/cli script under qemu-user. For that:
+ *   - Use libc, POSIX, Linux system calls through libc and the harness
+ *     (src/lib: clock, CPU placement, memory, sizes); no inline assembly, no
+ *     intrinsics, no headers of one architecture.
+ *   - Keep sizes and counts in size_t or uint64_t, never long (32 bits on arm);
+ *     print them with %zu or PRIu64.
+ *   - Code for one instruction set only beside a portable version of the same
+ *     loop (GCC generic vectors), the choice made at run time and recorded in
+ *     params (bw_mem.c with LMB_X86_TARGETS and lmb_widest_isa() in lib/mem.h).
+ *     Reach memory at addresses of any alignment through memcpy() or such
+ *     vectors, not by casting a char pointer.
+ *   - What a kernel or board may lack (a system call, a /sys file, huge pages)
+ *     is a skipped or failed result with its reason, found at run time
+ *     (supported(), lmb_report_unmeasured()), never a build error.
+ *   - An optional library is probed by the Makefile for the target
+ *     ($(call lmb_have_pkg,PKG,HEADER,FUNCTIONS)) and compiled out with LMB_HAVE_<PKG>;
+ *     without it the command still exists and says "built without <lib>" (exit 3).
+ *   - The test checks formats, exit statuses and statuses, never speed, and
+ *     calls commands only through $BIN (under qemu these are wrappers).
  */
 #ifndef LMB_REGISTRY_H
 #define LMB_REGISTRY_H

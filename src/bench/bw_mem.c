@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/mem.h"
-#include "../lib/sizes.h"
+#include "lib/bench.h"
+#include "lib/mem.h"
+#include "lib/sizes.h"
 
 enum {
     COPIES = 1,      /* uses a second buffer */

@@ -19,13 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/chase.h"
-#include "../lib/mem.h"
-#include "../lib/curve.h"
-#include "../lib/memlat.h"
-#include "../lib/sizes.h"
-#include "../lib/sysinfo.h"
+#include "lib/bench.h"
+#include "lib/chase.h"
+#include "lib/mem.h"
+#include "lib/curve.h"
+#include "lib/memlat.h"
+#include "lib/sizes.h"
+#include "lib/sysinfo.h"
 
 #define MIN_SIZE 1024
 #define MAX_POINTS 128

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/mem.h"
-#include "../lib/memlat.h"
-#include "../lib/sysinfo.h"
+#include "lib/bench.h"
+#include "lib/mem.h"
+#include "lib/memlat.h"
+#include "lib/sysinfo.h"
 
 #define WINDOW 4096
 #define MIN_WS (64ULL << 20)

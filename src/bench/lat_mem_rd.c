@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/chase.h"
-#include "../lib/memlat.h"
-#include "../lib/mem.h"
-#include "../lib/sizes.h"
-#include "../lib/sysinfo.h"
+#include "lib/bench.h"
+#include "lib/chase.h"
+#include "lib/memlat.h"
+#include "lib/mem.h"
+#include "lib/sizes.h"
+#include "lib/sysinfo.h"
 
 #define MIN_SIZE 512
 
@@ -116,8 +116,6 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "%s", err);
     if (len < MIN_SIZE)
         return lmb_usage_error(ctx, "size %s is below the minimum of %d bytes", argv[0], MIN_SIZE);
-    if (len > SIZE_MAX / 2)
-        return lmb_usage_error(ctx, "size %s is too large for this machine", argv[0]);
     if (argc - 1 > (int)(sizeof strides / sizeof strides[0]))
         return lmb_usage_error(ctx, "too many strides");
     for (int i = 1; i < argc; i++) {
@@ -133,6 +131,16 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
     }
     if (nstrides == 0)
         strides[nstrides++] = (uint64_t)lmb_cache_line_size();
+    /* A size the process cannot address is a failure like any size that does
+     * not fit, not bad usage (on a 32-bit machine, 2g may already be one). */
+    if (len > SIZE_MAX / 2) {
+        struct lmb_record rec;
+        point_record(&rec, ctx, mode, len, strides[0]);
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
+                                     "%" PRIu64 " bytes do not fit in this machine's %zu-bit "
+                                     "address space",
+                                     len, sizeof(size_t) * 8);
+    }
     if (lmb_memory_fits(len, ctx->opt.parallel, err, sizeof err) != 0) {
         struct lmb_record rec;
         point_record(&rec, ctx, mode, len, strides[0]);

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/ops.h"
+#include "lib/bench.h"
+#include "lib/ops.h"
 
 /* Rounds through all the operations. */
 #define ROUNDS 3

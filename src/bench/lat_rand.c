@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/text.h"
+#include "lib/bench.h"
+#include "lib/text.h"
 
 struct rand_state {
     double dsum;

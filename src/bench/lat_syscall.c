@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/cleanup.h"
+#include "lib/bench.h"
+#include "lib/cleanup.h"
 
 /* What a variant needs set up before timing (its flags in the table). */
 enum {

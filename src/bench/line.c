@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/memlat.h"
-#include "../lib/sizes.h"
-#include "../lib/sysinfo.h"
+#include "lib/bench.h"
+#include "lib/memlat.h"
+#include "lib/sizes.h"
+#include "lib/sysinfo.h"
 
 static const struct lmb_optdef options[] = {
     { 'v', NULL, "print \"cache line size: N bytes\" instead of the number alone" },

@@ -17,11 +17,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/cleanup.h"
-#include "../lib/mem.h"
-#include "../lib/sizes.h"
-#include "../lib/sysinfo.h"
+#include "lib/bench.h"
+#include "lib/cleanup.h"
+#include "lib/mem.h"
+#include "lib/sizes.h"
+#include "lib/sysinfo.h"
 
 #define MB (1024ULL * 1024ULL)
 #define STEP_MB 16

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/ops.h"
-#include "../lib/stats.h"
+#include "lib/bench.h"
+#include "lib/ops.h"
+#include "lib/stats.h"
 
 /* How far the two estimates, and the middle half of the samples, may spread
  * before the figure is not to be trusted. */

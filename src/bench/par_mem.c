@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/mem.h"
-#include "../lib/memlat.h"
-#include "../lib/sizes.h"
-#include "../lib/sysinfo.h"
+#include "lib/bench.h"
+#include "lib/mem.h"
+#include "lib/memlat.h"
+#include "lib/sizes.h"
+#include "lib/sysinfo.h"
 
 #define MIN_SIZE 1024
 #define DEFAULT_MAX (256ULL << 20)

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/ops.h"
+#include "lib/bench.h"
+#include "lib/ops.h"
 
 /* Each sample of the two times is the best of this many repetitions. */
 #define BEST_OF 3

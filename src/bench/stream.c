@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../lib/bench.h"
-#include "../lib/mem.h"
-#include "../lib/memlat.h"
-#include "../lib/sizes.h"
-#include "../lib/text.h"
+#include "lib/bench.h"
+#include "lib/mem.h"
+#include "lib/memlat.h"
+#include "lib/sizes.h"
+#include "lib/text.h"
 
 #define MIN_LEN (64 * 1024)
 #define DEFAULT_MIN (16ULL << 20)

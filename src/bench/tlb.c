@@ -15,13 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../lib/bench.h"
-#include "../lib/chase.h"
-#include "../lib/curve.h"
-#include "../lib/mem.h"
-#include "../lib/memlat.h"
-#include "../lib/sizes.h"
-#include "../lib/sysinfo.h"
+#include "lib/bench.h"
+#include "lib/chase.h"
+#include "lib/curve.h"
+#include "lib/mem.h"
+#include "lib/memlat.h"
+#include "lib/sizes.h"
+#include "lib/sysinfo.h"
 
 #define MIN_PAGES 4
 #define MAX_POINTS 96

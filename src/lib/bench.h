@@ -15,11 +15,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "calibrate.h"
-#include "clock.h"
-#include "report.h"
-#include "result.h"
-#include "sched.h"
+#include "lib/calibrate.h"
+#include "lib/clock.h"
+#include "lib/report.h"
+#include "lib/result.h"
+#include "lib/sched.h"
 
 struct lmb_ctx;
 

@@ -19,7 +19,7 @@
  *
  * The parent only watches: it waits for SIGCHLD or the deadline, notices the
  * first copy to die on its own at once, kills the rest, and reaps everyone. */
-#include "bench.h"
+#include "lib/bench.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cleanup.h"
+#include "lib/cleanup.h"
 
 #define MAX_PARTNERS 64
 #define PARTNER_GRACE_NS 1000000000ULL   /* a partner's time to leave after cleanup */
@@ -55,6 +55,11 @@ struct partner_slot {
     char reason[LMB_REASON_LEN];
 };
 
+/* The atomics below live in memory shared between processes: keep them
+ * int-sized. A 64-bit atomic on 32-bit ARM without LDREXD (armel, ARMv5) is a
+ * call into libatomic, which does not link statically by default and guards it
+ * with process-local locks; int-sized ones are kernel-helper or native
+ * instructions everywhere. */
 /* What one copy hands back, in memory shared with the parent. Followed in the
  * mapping by n sample lengths and n spans. */
 struct copy_slot {
@@ -72,7 +77,7 @@ struct copy_slot {
 struct shared {
     pthread_barrier_t barrier;    /* once, when every copy is set up */
     atomic_uint finished;         /* copies done with the current round's timed run */
-    atomic_ullong round_done;     /* the last round every copy has finished */
+    atomic_uint round_done;       /* the last round every copy has finished */
     /* Written by the last finisher of a round only: */
     int phase;
     uint64_t iters;
@@ -531,7 +536,7 @@ static void run_copy(const struct copy_args *a, pid_t parent, const sigset_t *ma
     int brc = pthread_barrier_wait(&sh->barrier);
     if (brc != 0 && brc != PTHREAD_BARRIER_SERIAL_THREAD)
         lmb_abort_copy("barrier: %s", strerror(brc));
-    for (unsigned long long round = 1;; round++) {
+    for (unsigned round = 1;; round++) {
         int phase = sh->phase;
         uint64_t iters = sh->iters;
         unsigned sample = sh->sample;

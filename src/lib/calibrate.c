@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* Choosing the iteration count of one timed interval, and warm-up. */
-#include "calibrate.h"
+#include "lib/calibrate.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "sizes.h"
+#include "lib/sizes.h"
 
 uint64_t lmb_default_interval_ns(const struct lmb_clock *c)
 {

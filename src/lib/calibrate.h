@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "lib/clock.h"
 
 /* The timed loop of a benchmark: perform the operation `iters` times. */
 typedef void (*lmb_run_fn)(uint64_t iters, void *state);

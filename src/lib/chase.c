@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Pointer chains through a buffer, and the loops that follow them. */
-#include "chase.h"
+#include "lib/chase.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Removing temporary files and killing child processes on exit and on signals. */
-#include "cleanup.h"
+#include "lib/cleanup.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The monotonic clock, with its cost and granularity measured at start-up. */
-#include "clock.h"
+#include "lib/clock.h"
 
 #include <time.h>
 

@@ -2,7 +2,7 @@
 /* Running one benchmark command: the table of common options (parsing, usage,
  * help and run.config all come from it), set-up of clock, placement and report,
  * the checks of every output stream, and the exit status. */
-#include "command.h"
+#include "lib/command.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "sizes.h"
+#include "lib/cleanup.h"
+#include "lib/sizes.h"
 
 const char *lmb_category_name(enum lmb_category c)
 {

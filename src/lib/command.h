@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "bench.h"
+#include "lib/bench.h"
 
 /* Runs benchmark b as `prog argv[1..]` (argv[0] is the name it was called by),
  * writing to the given streams. Returns the exit status; a stream that could

@@ -2,7 +2,7 @@
 /* Analysis of a latency-versus-working-set curve: plateaus, cache levels,
  * memory, and the comparison with the caches the system declares. See curve.h
  * for the method. */
-#include "curve.h"
+#include "lib/curve.h"
 
 #include <math.h>
 #include <stdarg.h>

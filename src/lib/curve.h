@@ -53,7 +53,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sysinfo.h"
+#include "lib/sysinfo.h"
 
 #define LMB_CURVE_MAX_LEVELS 8
 #define LMB_CURVE_MAX_NOTES 12

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Page-backed buffers on chosen pages, their real backing, the memory guard,
  * and the vector instruction sets available. */
-#include "mem.h"
+#include "lib/mem.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -11,8 +11,8 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
-#include "bench.h"
-#include "sysinfo.h"
+#include "lib/bench.h"
+#include "lib/sysinfo.h"
 
 #define HUGE_ALIGN (2u << 20)
 

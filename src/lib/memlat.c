@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Memory-latency measurements built on pointer chains, and the caches the
  * system declares. */
-#include "memlat.h"
+#include "lib/memlat.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "mem.h"
-#include "sizes.h"
+#include "lib/bench.h"
+#include "lib/mem.h"
+#include "lib/sizes.h"
 
 /* The chains' random orders come from this seed: the same chain every run. */
 #define SEED 0x6c6d62656e6368ULL

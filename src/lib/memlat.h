@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "chase.h"
-#include "sysinfo.h"
+#include "lib/chase.h"
+#include "lib/sysinfo.h"
 
 struct lmb_ctx;
 struct lmb_result;

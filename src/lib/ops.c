@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The arithmetic chains of lat_ops, par_ops and mhz: each operation's loops,
  * dependent and independent, in two lengths. See ops.h. */
-#include "ops.h"
+#include "lib/ops.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "lib/bench.h"
 
 /* Hide a value from the compiler: it must assume the empty asm changed it, so
  * it can neither fold the operations before and after nor keep the value in a

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "calibrate.h"
+#include "lib/calibrate.h"
 
 #define LMB_OPS_SHORT 16
 #define LMB_OPS_LONG 64

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Records and the classic lines, status messages and report collection. */
-#include "report.h"
+#include "lib/report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -116,6 +116,13 @@ void lmb_record_param_bool(struct lmb_record *r, const char *key, bool v)
     p->ival = v;
 }
 
+void lmb_record_param_double(struct lmb_record *r, const char *key, double v)
+{
+    struct lmb_param *p = new_param(r, key);
+    p->type = LMB_PARAM_DOUBLE;
+    p->dval = v;
+}
+
 int lmb_record_finish(struct lmb_record *r, struct lmb_result *res)
 {
     double divisor = unit_divisor(r->unit);
@@ -179,12 +186,22 @@ size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len)
     case LMB_CLASSIC_MEMLAT:
         n = snprintf(buf, len, "%.5f %.3f\n", r->classic_x / (1024.0 * 1024.0), r->value);
         break;
-    /* The processor and memory benchmarks' shapes. */
-    case LMB_CLASSIC_LABEL_NS:
-        n = snprintf(buf, len, "%s: %.2f nanoseconds\n", r->label, r->value);
+    case LMB_CLASSIC_SIZE_MBSEC:
+        n = snprintf(buf, len, "%.6f %.2f MB/sec\n", r->classic_x / 1e6, r->value);
         break;
     case LMB_CLASSIC_LABEL_MBSEC:
         n = snprintf(buf, len, "%s: %.2f MB/sec\n", r->label, r->value);
+        break;
+    case LMB_CLASSIC_HTTP:
+        if (r->classic_n < 1 || r->value <= 0)
+            return 0;
+        n = snprintf(buf, len, "Avg xfer: %.1fKB, %.1fKB in %.4f millisecs, %.2f MB/sec\n",
+                     r->classic_x / r->classic_n / 1e3, r->classic_x / 1e3,
+                     r->classic_x / (r->value * 1e6) * 1e3, r->value);
+        break;
+    /* The processor and memory benchmarks' shapes. */
+    case LMB_CLASSIC_LABEL_NS:
+        n = snprintf(buf, len, "%s: %.2f nanoseconds\n", r->label, r->value);
         break;
     case LMB_CLASSIC_LABEL_VALUE:
         n = snprintf(buf, len, "%s: %.2f\n", r->label, r->value);
@@ -300,6 +317,7 @@ static void message_head(FILE *f, const char *prog, const struct lmb_record *r)
         case LMB_PARAM_INT: fprintf(f, "%lld", p->ival); break;
         case LMB_PARAM_STR: fputs(p->sval, f); break;
         case LMB_PARAM_BOOL: fputs(p->ival ? "true" : "false", f); break;
+        case LMB_PARAM_DOUBLE: fprintf(f, "%g", p->dval); break;
         }
     }
     if (r->nparams)

@@ -10,11 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "clock.h"
-#include "result.h"
-#include "stats.h"
-#include "sysinfo.h"
-#include "text.h"
+#include "lib/clock.h"
+#include "lib/result.h"
+#include "lib/stats.h"
+#include "lib/sysinfo.h"
+#include "lib/text.h"
 
 enum lmb_unit {
     LMB_UNIT_US,      /* latency in microseconds */
@@ -43,10 +43,15 @@ enum lmb_classic {
     LMB_CLASSIC_LABEL_US,    /* "<label>: %.4f microseconds" */
     LMB_CLASSIC_SIZE_MBS,    /* "%.6f %.2f" (size < 1 MB) or "%.2f %.2f": size MB, MB/s */
     LMB_CLASSIC_MEMLAT,      /* "%.5f %.3f": size MiB, ns */
-    /* Shapes of the processor and memory benchmarks. classic_extra holds the
-     * other numbers of a line that shows several (cache, tlb -c). */
+    /* Shapes of the network benchmarks: */
+    LMB_CLASSIC_SIZE_MBSEC,  /* "%.6f %.2f MB/sec": size MB (classic_x bytes), MB/s */
+    LMB_CLASSIC_LABEL_MBSEC, /* "<label>: %.2f MB/sec" */
+    LMB_CLASSIC_HTTP,        /* "Avg xfer: %.1fKB, %.1fKB in %.4f millisecs, %.2f MB/sec":
+                                classic_x bytes in classic_n files, at the value's MB/s */
+    /* Shapes of the processor and memory benchmarks (STREAM's bandwidth lines
+     * use LMB_CLASSIC_LABEL_MBSEC above). classic_extra holds the other numbers
+     * of a line that shows several (cache, tlb -c). */
     LMB_CLASSIC_LABEL_NS,    /* "<label>: %.2f nanoseconds" (lat_ops, STREAM, lat_rand) */
-    LMB_CLASSIC_LABEL_MBSEC, /* "<label>: %.2f MB/sec" (STREAM) */
     LMB_CLASSIC_LABEL_VALUE, /* "<label>: %.2f" (par_ops) */
     LMB_CLASSIC_MHZ,         /* "%d MHz, %.4f nanosec clock": MHz, 1000 / MHz */
     LMB_CLASSIC_PERIOD,      /* "%.4f": 1000 / value, the period in ns of a MHz value */
@@ -60,13 +65,14 @@ enum lmb_classic {
     LMB_CLASSIC_FLOAT,       /* "%f" (lat_dram_page) */
 };
 
-enum lmb_param_type { LMB_PARAM_INT, LMB_PARAM_STR, LMB_PARAM_BOOL };
+enum lmb_param_type { LMB_PARAM_INT, LMB_PARAM_STR, LMB_PARAM_BOOL, LMB_PARAM_DOUBLE };
 
 struct lmb_param {
     char key[32];
     enum lmb_param_type type;
     long long ival;
     char sval[128];
+    double dval;               /* LMB_PARAM_DOUBLE */
 };
 
 #define LMB_MAX_PARAMS 12
@@ -80,7 +86,8 @@ struct lmb_record {
     enum lmb_headline headline;
     enum lmb_classic classic;
     char label[96];            /* LMB_CLASSIC_LABEL_US */
-    double classic_x;          /* bytes, for SIZE_MBS and MEMLAT */
+    double classic_x;          /* bytes, for SIZE_MBS, MEMLAT, SIZE_MBSEC, HTTP */
+    double classic_n;          /* files, for HTTP */
     double classic_extra[3];   /* more numbers of a compound line (CACHE, TLB_NS ...) */
     struct lmb_result result;  /* owned by the record once added */
     /* Filled by lmb_record_finish: */
@@ -95,6 +102,7 @@ void lmb_record_init(struct lmb_record *r, const char *benchmark, const char *ca
 void lmb_record_param_int(struct lmb_record *r, const char *key, long long v);
 void lmb_record_param_str(struct lmb_record *r, const char *key, const char *v);
 void lmb_record_param_bool(struct lmb_record *r, const char *key, bool v);
+void lmb_record_param_double(struct lmb_record *r, const char *key, double v);
 
 /* Takes ownership of *res (zeroes it), adds its facts to the parameters,
  * converts the samples to the record's unit, computes statistics and the

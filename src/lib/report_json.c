@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The JSON rendering of records and of a command's whole document
  * (doc/results-schema.md), with jansson; a build without it says so. */
-#include "report.h"
-#include "report_json.h"
+#include "lib/report.h"
+#include "lib/report_json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -197,6 +197,9 @@ json_t *lmb_record_json(const struct lmb_record *r)
         case LMB_PARAM_INT: put(params, p->key, json_integer((json_int_t)p->ival), &ok); break;
         case LMB_PARAM_STR: put(params, p->key, text_json(p->sval), &ok); break;
         case LMB_PARAM_BOOL: put(params, p->key, json_boolean(p->ival), &ok); break;
+        case LMB_PARAM_DOUBLE:
+            put(params, p->key, isfinite(p->dval) ? json_real(p->dval) : json_null(), &ok);
+            break;
         }
     }
     put(o, "params", params, &ok);

@@ -3,7 +3,7 @@
 #ifndef LMB_REPORT_JSON_H
 #define LMB_REPORT_JSON_H
 
-#include "report.h"
+#include "lib/report.h"
 
 #ifdef LMB_HAVE_JANSSON
 #include <jansson.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Results as values: statuses, reasons, warnings and facts of one measurement. */
-#include "result.h"
+#include "lib/result.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* LMBENCH_SCHED and --cpus: where each process of a measurement runs. */
-#include "sched.h"
+#include "lib/sched.h"
 
 #include <ctype.h>
 #include <sched.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sizes.h"
-#include "text.h"
+#include "lib/sizes.h"
+#include "lib/text.h"
 
 static const char *const policy_names[] = {
     [LMB_SCHED_DEFAULT] = "DEFAULT",

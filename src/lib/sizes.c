@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Strict parsers for sizes, counts, seconds and CPU lists. */
-#include "sizes.h"
+#include "lib/sizes.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "text.h"
+#include "lib/text.h"
 
 /* Reads an unsigned decimal number at *p without strtoul's leniency (no sign, no
  * leading space, no hex). Advances *p. Returns -1 on overflow or when no digit. */

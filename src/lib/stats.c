@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Descriptive statistics: quantiles, mean, stdev, CV, the median's 95% CI. */
-#include "stats.h"
+#include "lib/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Facts about the machine from uname, /proc and sysfs. */
-#include "sysinfo.h"
+#include "lib/sysinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

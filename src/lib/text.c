@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Quoting user input for messages. */
-#include "text.h"
+#include "lib/text.h"
 
 #include <stdio.h>
 #include <string.h>

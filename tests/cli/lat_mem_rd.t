@@ -194,8 +194,10 @@ usage_error lat_mem_rd "$CMD" 99999999999999999999
 usage_error lat_mem_rd "$CMD" 17592186044416
 usage_error lat_mem_rd "$CMD" 0
 usage_error lat_mem_rd "$CMD" 256x
-usage_error lat_mem_rd "$CMD" 64k 12
-usage_error lat_mem_rd "$CMD" 64k 4
+# Strides are multiples of the pointer size (4 or 8 bytes): 6 is neither, 2 is
+# below both, whatever the machine.
+usage_error lat_mem_rd "$CMD" 64k 6
+usage_error lat_mem_rd "$CMD" 64k 2
 usage_error lat_mem_rd "$CMD" 64k 0
 usage_error lat_mem_rd "$CMD" 64k 128k
 usage_error lat_mem_rd "$CMD" 1 2m
@@ -221,7 +223,7 @@ usage_error lat_mem_rd env LMBENCH_SCHED=nope "$CMD" 64k
 usage_error lat_mem_rd "$CMD" --cpus 4095 64k
 # With --json too (a build without JSON says that instead, exit 3).
 if json_usable; then
-    usage_error lat_mem_rd "$CMD" --json 64k 12
+    usage_error lat_mem_rd "$CMD" --json 64k 6
 else
     skip "--json with bad input: built without jansson"
 fi

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+/* lmbench config: lmbench 3's configuration questions, each with its default,
+ * asked on stdin (a terminal or a script feeding answers), and the answers
+ * written as a key=value file for `lmbench run -c`. --defaults asks nothing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/sysinfo.h"
+#include "runconf.h"
+#include "suite.h"
+#include "util.h"
+
+static const char usage[] = "[--defaults] [-o FILE]";
+
+static void help(void)
+{
+    printf("Usage: lmbench config %s\n"
+           "Asks lmbench 3's configuration questions (how much to run, how many copies at\n"
+           "once and where, how much memory, where to make files, which remote hosts,\n"
+           "which groups of benchmarks, the timing interval), each with a default that\n"
+           "Enter accepts, and writes the answers as a config file for 'lmbench run -c'.\n"
+           "Answers may come from a script on stdin; at its end the rest are defaults.\n"
+           "\nOptions:\n"
+           "  --defaults   ask nothing: write every default\n"
+           "  -o FILE      the config file to write (default: CONFIG.<hostname>)\n"
+           "  -h, --help   show this help\n"
+           "\nExit status: 0 written, 1 it could not be written, 2 bad usage.\n"
+           "See lmbench-config(1).\n", usage);
+}
+
+struct asker {
+    bool eof;          /* stdin ended: take the defaults */
+    bool echo;         /* stdin is not a terminal: echo answers so a log reads well */
+    FILE *q;           /* where the questions go: stdout, or stderr with -o - */
+};
+
+/* Asks one question; the answer (or the default) goes into ans. */
+static void ask(struct asker *a, const char *intro, const char *question, const char *def,
+                char *ans, size_t len)
+{
+    char line[1024];
+
+    if (intro)
+        fprintf(a->q, "\n%s\n", intro);
+    fprintf(a->q, "%s [%s]: ", question, def);
+    fflush(a->q);
+    if (a->eof || fgets(line, sizeof line, stdin) == NULL) {
+        a->eof = true;
+        snprintf(ans, len, "%s", def);
+        fprintf(a->q, "%s\n", def);
+        return;
+    }
+    line[strcspn(line, "\r\n")] = '\0';
+    {
+        char *p = line, *e;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        e = p + strlen(p);
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+            *--e = '\0';
+        snprintf(ans, len, "%s", *p ? p : def);
+    }
+    if (a->echo)
+        fprintf(a->q, "%s\n", ans);
+}
+
+/* Asks until the answer is valid for KEY (at most 5 times, then the default). */
+static void ask_key(struct asker *a, struct lmb_sconf *c, const char *key, const char *intro,
+                    const char *question, const char *def)
+{
+    char ans[1024], err[300];
+
+    for (int tries = 0; tries < 5; tries++) {
+        ask(a, tries == 0 ? intro : NULL, question, def, ans, sizeof ans);
+        if (strcmp(key, "BENCHMARK_HARDWARE") == 0 || strcmp(key, "BENCHMARK_OS") == 0 ||
+            strcmp(key, "BENCHMARK_NETWORK") == 0 || strcmp(key, "REMOTE") == 0 ||
+            strcmp(key, "MB") == 0 || strcmp(key, "ENOUGH") == 0) {
+            if (strcasecmp(ans, "none") == 0 || strcmp(ans, "-") == 0)
+                ans[0] = '\0';
+        }
+        struct lmb_sconf before = *c;
+        if (lmb_sconf_set(c, key, ans, err, sizeof err) >= 0) {
+            if ((strcmp(key, "LMBENCH_SCHED") == 0 || strcmp(key, "FSDIR") == 0) &&
+                lmb_sconf_check(c, err, sizeof err) != 0) {
+                *c = before;
+                fprintf(a->q, "  %s\n", err);
+                if (a->eof)
+                    break;
+                continue;
+            }
+            return;
+        }
+        fprintf(a->q, "  %s\n", err);
+        if (a->eof)
+            break;
+    }
+    lmb_sconf_set(c, key, def, ans, sizeof ans);
+}
+
+int lmb_suite_config(int argc, char **argv)
+{
+    struct lmb_sconf c;
+    struct asker a = { false, !isatty(STDIN_FILENO), stdout };
+    bool defaults = false;
+    const char *out = NULL;
+    char path[1100], tmp[1200], def[64], host[256] = "localhost", comment[200];
+    FILE *fp;
+    time_t now = time(NULL);
+    struct tm tm;
+
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
+            help();
+            return lmb_verb_check_output("config", stdout, "the help");
+        }
+        if (strcmp(s, "--defaults") == 0) {
+            defaults = true;
+        } else if (strcmp(s, "-o") == 0) {
+            if (i + 1 >= argc)
+                return lmb_verb_usage_error("config", usage, "-o needs a file name");
+            out = argv[++i];
+        } else if (s[0] == '-') {
+            return lmb_verb_usage_error("config", usage, "unknown option '%s'", lmb_quote_arg(s));
+        } else {
+            return lmb_verb_usage_error("config", usage, "unexpected argument '%s'",
+                                        lmb_quote_arg(s));
+        }
+    }
+    gethostname(host, sizeof host - 1);
+    if (out == NULL) {
+        snprintf(path, sizeof path, "CONFIG.%s", host);
+        out = path;
+    }
+    lmb_sconf_defaults(&c);
+    if (strcmp(out, "-") == 0)
+        a.q = stderr;
+
+    if (!defaults) {
+        fputs("lmbench config: the questions lmbench 3 asked before a run. Press Enter to take\n"
+              "the default in brackets.\n", a.q);
+        ask_key(&a, &c, "PROFILE",
+                "How much to run. quick: every table of the summary on small sizes, under a\n"
+                "minute; default: the full set at moderate sizes, a few minutes; full: every\n"
+                "size and stride lmbench 3 ran, with more repetitions (long).",
+                "Profile (quick, default, full)", "default");
+        snprintf(def, sizeof def, "1");
+        ask_key(&a, &c, "SYNC_MAX",
+                "lmbench can run several copies of each benchmark at once, to see how the\n"
+                "system scales. 1 measures one copy.",
+                "Copies of each benchmark run at once", def);
+        ask_key(&a, &c, "LMBENCH_SCHED",
+                "Where the processes run: DEFAULT leaves it to the kernel; SINGLE puts them\n"
+                "all on one CPU; BALANCED spreads the copies; UNIQUE gives every process its\n"
+                "own CPU; CUSTOM \"0 2 4\" uses these CPUs in turn.",
+                "Placement", "DEFAULT");
+        snprintf(def, sizeof def, "%llu", (unsigned long long)lmb_sconf_mb(&c));
+        ask_key(&a, &c, "MB",
+                "The largest memory working set, in megabytes, for the memory latency and\n"
+                "bandwidth sweeps. More than the last-level cache by far shows main memory;\n"
+                "it must fit in free memory.",
+                "Memory size in MB", def);
+        ask_key(&a, &c, "FSDIR",
+                "A directory for the file system benchmarks' files, on the file system you\n"
+                "want measured (not tmpfs, unless that is what you want).",
+                "File system directory", c.fsdir);
+        ask_key(&a, &c, "BENCHMARK_HARDWARE", NULL,
+                "Run the hardware benchmarks (processor, caches, memory)? (yes, no)", "yes");
+        ask_key(&a, &c, "BENCHMARK_OS", NULL,
+                "Run the operating system benchmarks (system calls, processes, files)? (yes, no)",
+                "yes");
+        ask_key(&a, &c, "BENCHMARK_NETWORK", NULL,
+                "Run the network benchmarks (TCP, UDP, RPC, connect)? (yes, no)", "yes");
+        if (c.network)
+            ask_key(&a, &c, "REMOTE",
+                    "Network benchmarks run against this machine (localhost). They can also run\n"
+                    "against other hosts reachable with ssh and with lmbench installed: their\n"
+                    "servers are started there. Host names, separated by spaces, or none.",
+                    "Remote hosts", "none");
+        ask_key(&a, &c, "ENOUGH",
+                "How long each timed interval lasts, in microseconds. Automatic picks 1000\n"
+                "times the clock's error (at least 5000).",
+                "ENOUGH (microseconds, or none for automatic)", "none");
+    }
+
+    if (strcmp(out, "-") == 0) {
+        fp = stdout;
+    } else {
+        snprintf(tmp, sizeof tmp, "%s.tmp", out);
+        fp = fopen(tmp, "w");
+        if (fp == NULL) {
+            fprintf(stderr, "lmbench config: cannot write %s: %s\n", tmp, strerror(errno));
+            return 1;
+        }
+    }
+    gmtime_r(&now, &tm);
+    snprintf(comment, sizeof comment, "written by lmbench config on %s at %04d-%02d-%02dT%02d:%02d:%02dZ",
+             host, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    if (lmb_sconf_write(&c, fp, comment) != 0 || (fp != stdout && fclose(fp) != 0)) {
+        fprintf(stderr, "lmbench config: cannot write %s\n", fp == stdout ? "stdout" : tmp);
+        if (fp != stdout)
+            remove(tmp);
+        return 1;
+    }
+    if (fp != stdout) {
+        if (rename(tmp, out) != 0) {
+            fprintf(stderr, "lmbench config: cannot write %s: %s\n", out, strerror(errno));
+            remove(tmp);
+            return 1;
+        }
+        if (!defaults)
+            fputc('\n', a.q);
+        fprintf(stdout, "lmbench config: wrote %s; run it with: lmbench run -c %s\n", out, out);
+    }
+    return lmb_verb_check_output("config", stdout, "the questions");
+}

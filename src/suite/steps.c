@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: MIT
+/* The table of `lmbench run`'s steps and its expansion into a plan: one entry
+ * per lmbench 3 benchmark invocation (or sweep of invocations), in the order of
+ * lmbench 3's results file, with the profiles it belongs to and its arguments.
+ * Tokens in the arguments: $MB (the memory size in MiB), $FSZ (the file size in
+ * MiB), $FILE (the scratch file in FSDIR), $LABEL (lmdd's label naming it),
+ * $FSDIR, $HOST (localhost or a remote host), $X (the value of the entry's
+ * sweep). */
+#include "steps.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "registry.h"
+
+enum { Q = 1, D = 2, F = 4, ALLP = Q | D | F };
+
+enum sweep {
+    SW_NONE,
+    SW_MEM,        /* bw_mem sizes */
+    SW_MEM_AUX,    /* bw_mem sizes of the operations the summary does not show: in
+                      the default profile at most 64 MiB, to keep it short */
+    SW_FILE,       /* bw_file_rd, bw_mmap_rd sizes */
+    SW_MMAP,       /* lat_mmap sizes */
+    SW_SELECT,     /* lat_select -n */
+    SW_CTX,        /* lat_ctx -s SIZE procs... */
+    SW_TCP,        /* bw_tcp -m */
+};
+
+struct entry {
+    unsigned profiles;
+    const char *group;
+    const char *before;        /* section line before the (first) step */
+    bool blank_after;          /* blank line after the (last) step */
+    const char *args;          /* command and arguments, blank-separated */
+    enum sweep sweep;
+    const char *header_key;
+    bool server;
+    double weight;
+};
+
+#define HW "hardware"
+#define OS "os"
+#define NET "network"
+
+static const struct entry table[] = {
+    /* The header's MHZ and LINE_SIZE lines come from these two. */
+    { ALLP, HW, NULL, false, "mhz", SW_NONE, "MHZ", false, 2 },
+    { ALLP, HW, NULL, false, "line", SW_NONE, "LINE_SIZE", false, 2 },
+    { ALLP, OS, NULL, false, "lat_syscall null", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_syscall read", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_syscall write", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_syscall stat", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_syscall fstat", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_syscall open", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_select -n $X file", SW_SELECT, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_select -n $X tcp", SW_SELECT, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_sig install", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_sig catch", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_sig prot", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_pipe", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_unix", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "lat_proc fork", SW_NONE, NULL, false, 2 },
+    { ALLP, OS, NULL, false, "lat_proc exec", SW_NONE, NULL, false, 2 },
+    { ALLP, OS, NULL, false, "lat_proc shell", SW_NONE, NULL, false, 2 },
+    { ALLP, HW, NULL, false, "lat_ops", SW_NONE, NULL, false, 4 },
+    { D | F, HW, NULL, false, "par_ops", SW_NONE, NULL, false, 4 },
+    /* Makes $FILE, which the file and mapping benchmarks read. */
+    { ALLP, OS, NULL, false, "lmdd label=$LABEL of=$FILE move=$FSZm fsync=1 print=3",
+      SW_NONE, NULL, false, 2 },
+    { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 1 },
+    { ALLP, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 4 },
+    { ALLP, NET, NULL, false, "lat_udp $HOST", SW_NONE, NULL, true, 1 },
+    { ALLP, NET, NULL, false, "lat_tcp $HOST", SW_NONE, NULL, true, 1 },
+    { ALLP, NET, NULL, false, "lat_rpc $HOST", SW_NONE, NULL, true, 2 },
+    { ALLP, NET, NULL, false, "lat_connect $HOST", SW_NONE, NULL, true, 1 },
+    { ALLP, NET, "Socket bandwidth using $HOST", true, "bw_tcp -m $X $HOST", SW_TCP, NULL, true, 1 },
+    { ALLP, OS, NULL, false, "bw_unix", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, NULL, false, "bw_pipe", SW_NONE, NULL, false, 1 },
+    { ALLP, OS, "\"read bandwidth", true, "bw_file_rd $X io_only $FILE", SW_FILE, NULL, false, 1 },
+    { D | F, OS, "\"read open2close bandwidth", true, "bw_file_rd $X open2close $FILE", SW_FILE,
+      NULL, false, 1 },
+    { ALLP, OS, "\"Mmap read bandwidth", true, "bw_mmap_rd $X mmap_only $FILE", SW_FILE, NULL,
+      false, 1 },
+    { D | F, OS, "\"Mmap read open2close bandwidth", true, "bw_mmap_rd $X open2close $FILE",
+      SW_FILE, NULL, false, 1 },
+    { ALLP, HW, "\"libc bcopy unaligned", true, "bw_mem $X bcopy", SW_MEM, NULL, false, 1 },
+    { D | F, HW, "\"libc bcopy aligned", true, "bw_mem $X bcopy conflict", SW_MEM_AUX, NULL, false, 1 },
+    { D | F, HW, "Memory bzero bandwidth", true, "bw_mem $X bzero", SW_MEM_AUX, NULL, false, 1 },
+    { ALLP, HW, "\"unrolled bcopy unaligned", true, "bw_mem $X fcp", SW_MEM, NULL, false, 1 },
+    { D | F, HW, "\"unrolled partial bcopy unaligned", true, "bw_mem $X cp", SW_MEM_AUX, NULL, false, 1 },
+    { ALLP, HW, "Memory read bandwidth", true, "bw_mem $X frd", SW_MEM, NULL, false, 1 },
+    { D | F, HW, "Memory partial read bandwidth", true, "bw_mem $X rd", SW_MEM_AUX, NULL, false, 1 },
+    { ALLP, HW, "Memory write bandwidth", true, "bw_mem $X fwr", SW_MEM, NULL, false, 1 },
+    { D | F, HW, "Memory partial write bandwidth", true, "bw_mem $X wr", SW_MEM_AUX, NULL, false, 1 },
+    { D | F, HW, "Memory partial read/write bandwidth", true, "bw_mem $X rdwr", SW_MEM_AUX, NULL,
+      false, 1 },
+    { ALLP, OS, NULL, false, "lat_ctx -s $X", SW_CTX, NULL, false, 6 },
+    { ALLP, HW, NULL, false, "tlb", SW_NONE, NULL, false, 4 },
+    { ALLP, HW, "Memory load parallelism", true, "par_mem", SW_NONE, NULL, false, 6 },
+    { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 2 },
+    { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 2 },
+    { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 30 },
+    { D, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 60 },
+    { F, HW, "Memory load latency", false, "lat_mem_rd $MB 16 32 64 128 256 512 1024", SW_NONE,
+      NULL, false, 210 },
+    { Q | D, HW, "Random load latency", false, "lat_mem_rd -t $MB 64", SW_NONE, NULL, false, 40 },
+    { F, HW, "Random load latency", false, "lat_mem_rd -t $MB 16", SW_NONE, NULL, false, 40 },
+    /* Beyond lmbench 3's results file: the other benchmarks of its suite. */
+    { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 1 },
+    { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 1 },
+    { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 1 },
+    { F, HW, NULL, false, "cache", SW_NONE, NULL, false, 20 },
+};
+
+static unsigned profile_bit(const char *p)
+{
+    return strcmp(p, "quick") == 0 ? Q : strcmp(p, "full") == 0 ? F : D;
+}
+
+/* Sizes from `from` bytes, `step` times larger each, below top MiB, then top
+ * MiB itself: "512", "4k", "1m" ... into v[]. Returns the count. */
+static size_t size_list(unsigned long long from, unsigned long long step, unsigned long long top,
+                        char v[][64], size_t max)
+{
+    size_t n = 0;
+
+    for (unsigned long long b = from; b < top << 20 && n + 1 < max; b *= step) {
+        if (b < 1024)
+            snprintf(v[n++], 64, "%llu", b);
+        else if (b < 1 << 20)
+            snprintf(v[n++], 64, "%lluk", b >> 10);
+        else
+            snprintf(v[n++], 64, "%llum", b >> 20);
+    }
+    snprintf(v[n++], 64, "%llum", top);
+    return n;
+}
+
+/* The values of a sweep for a profile, as strings, into v[]. */
+static size_t sweep_values(enum sweep s, unsigned prof, unsigned long long mb,
+                           unsigned long long fsz, char v[][64], size_t max)
+{
+    size_t n = 0;
+
+#define PUT(...) do { if (n < max) snprintf(v[n++], 64, __VA_ARGS__); } while (0)
+    switch (s) {
+    case SW_NONE:
+        PUT("%s", "");
+        break;
+    case SW_MEM_AUX:
+        if (prof == D && mb > 64) {
+            n = size_list(1024, 4, 64, v, max);
+            break;
+        }
+        /* fall through */
+    case SW_MEM:
+        if (prof == Q) {
+            if (4 < mb * 1024)
+                PUT("4k");
+            if (256 < mb * 1024)
+                PUT("256k");
+            if (8 < mb)
+                PUT("8m");
+            PUT("%llum", mb);
+        } else {
+            /* default: every 4x from 1k; full: every 2x from 512 bytes, as lmbench 3. */
+            n = size_list(prof == F ? 512 : 1024, prof == F ? 2 : 4, mb, v, max);
+        }
+        break;
+    case SW_FILE:
+    case SW_MMAP:
+        if (prof == Q) {
+            PUT("%llum", fsz);
+        } else {
+            n = size_list(s == SW_MMAP ? 512 << 10 : prof == F ? 512 : 4096, prof == F ? 2 : 4,
+                          fsz, v, max);
+        }
+        break;
+    case SW_SELECT:
+        if (prof == Q) {
+            PUT("100");
+        } else if (prof == D) {
+            PUT("10");
+            PUT("100");
+        } else {
+            PUT("10");
+            PUT("100");
+            PUT("250");
+            PUT("500");
+        }
+        break;
+    case SW_CTX:
+        if (prof == F) {
+            static const int sz[] = { 0, 4, 8, 16, 32, 64 };
+            for (size_t i = 0; i < 6; i++)
+                PUT("%d 2 4 8 16 24 32 64 96", sz[i]);
+        } else {
+            static const int sz[] = { 0, 16, 64 };
+            for (size_t i = 0; i < 3; i++)
+                PUT(prof == Q ? "%d 2 8 16" : "%d 2 4 8 16 24 32", sz[i]);
+        }
+        break;
+    case SW_TCP:
+        if (prof == Q) {
+            PUT("1m");
+        } else if (prof == D) {
+            PUT("64");
+            PUT("1k");
+            PUT("64k");
+            PUT("10m");
+        } else {
+            static const char *const m[] = { "1", "64", "128", "256", "512", "1k", "1437", "10m" };
+            for (size_t i = 0; i < 8; i++)
+                PUT("%s", m[i]);
+        }
+        break;
+    }
+#undef PUT
+    return n;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (p == NULL) {
+        fputs("lmbench run: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+/* Replaces the tokens of one word. */
+static void expand_word(const char *w, char *out, size_t len, const struct lmb_plan *p,
+                        const struct lmb_sconf *c, unsigned long long fsz, const char *x,
+                        const char *host)
+{
+    size_t o = 0;
+
+    char label[1300];
+
+    while (*w && o + 1 < len) {
+        const char *val = NULL;
+        char num[32];
+        size_t skip = 0;
+        if (*w == '$') {
+            if (strncmp(w, "$MB", 3) == 0) {
+                snprintf(num, sizeof num, "%llu", p->mb);
+                val = num;
+                skip = 3;
+            } else if (strncmp(w, "$FSZ", 4) == 0) {
+                snprintf(num, sizeof num, "%llu", fsz);
+                val = num;
+                skip = 4;
+            } else if (strncmp(w, "$LABEL", 6) == 0) {
+                /* lmdd's label, as lmbench 3 wrote it. */
+                snprintf(label, sizeof label, "File %s write bandwidth: ", p->file);
+                val = label;
+                skip = 6;
+            } else if (strncmp(w, "$FILE", 5) == 0) {
+                val = p->file;
+                skip = 5;
+            } else if (strncmp(w, "$FSDIR", 6) == 0) {
+                val = c->fsdir;
+                skip = 6;
+            } else if (strncmp(w, "$HOST", 5) == 0) {
+                val = host;
+                skip = 5;
+            } else if (strncmp(w, "$X", 2) == 0) {
+                val = x;
+                skip = 2;
+            }
+        }
+        if (val != NULL) {
+            o += (size_t)snprintf(out + o, len - o, "%s", val);
+            if (o >= len)
+                o = len - 1;
+            w += skip;
+        } else {
+            out[o++] = *w;
+            w++;
+        }
+    }
+    out[o] = '\0';
+}
+
+static struct lmb_step *new_step(struct lmb_plan *p)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        struct lmb_step *v = realloc(p->v, cap * sizeof *v);
+        if (v == NULL)
+            return NULL;
+        p->v = v;
+        p->cap = cap;
+    }
+    memset(&p->v[p->n], 0, sizeof p->v[0]);
+    return &p->v[p->n++];
+}
+
+static void add_common(struct lmb_step *s, const struct lmb_bench *b, const struct lmb_sconf *c,
+                       const struct lmb_plan *p)
+{
+    char num[32];
+
+    /* Common options go right after the command name. */
+    if (b == NULL)
+        return;
+    if ((b->common & LMB_USE_N) && s->argc + 2 < LMB_STEP_MAX_ARGS) {
+        snprintf(num, sizeof num, "%u", p->repetitions);
+        s->argv[s->argc++] = xstrdup("-N");
+        s->argv[s->argc++] = xstrdup(num);
+    }
+    if ((b->common & LMB_USE_P) && c->parallel > 1 && !s->server &&
+        s->argc + 2 < LMB_STEP_MAX_ARGS) {
+        snprintf(num, sizeof num, "%u", c->parallel);
+        s->argv[s->argc++] = xstrdup("-P");
+        s->argv[s->argc++] = xstrdup(num);
+    }
+    if (c->cpus[0] && s->argc + 2 < LMB_STEP_MAX_ARGS) {
+        s->argv[s->argc++] = xstrdup("--cpus");
+        s->argv[s->argc++] = xstrdup(c->cpus);
+    }
+}
+
+static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lmb_sconf *c,
+                      unsigned prof, unsigned long long fsz, const char *host, bool remote)
+{
+    char vals[64][64], words[LMB_STEP_MAX_ARGS][1200], cmd[64];
+    size_t nv = sweep_values(e->sweep, prof, p->mb, fsz, vals, 64), nw = 0;
+    const char *a = e->args;
+    const struct lmb_bench *b;
+
+    sscanf(a, "%63s", cmd);
+    b = lmb_find_bench(cmd);
+    for (size_t k = 0; k < nv; k++) {
+        struct lmb_step *s = new_step(p);
+        char expanded[1024], *tok, *save = NULL;
+        size_t o = 0;
+
+        if (s == NULL)
+            return;
+        s->group = e->group;
+        s->header_key = e->header_key;
+        s->server = e->server;
+        s->host = host;
+        s->remote = remote;
+        s->weight = e->weight;
+        /* Expand word by word; a sweep value of several words (lat_ctx) splits. */
+        nw = 0;
+        snprintf(expanded, sizeof expanded, "%s", a);
+        for (tok = strtok_r(expanded, " ", &save); tok && nw < LMB_STEP_MAX_ARGS;
+             tok = strtok_r(NULL, " ", &save)) {
+            char w[1200];
+            expand_word(tok, w, sizeof w, p, c, fsz, vals[k], host);
+            if (strcmp(tok, "$X") == 0) {
+                char *t2, *s2 = NULL;
+                for (t2 = strtok_r(w, " ", &s2); t2 && nw < LMB_STEP_MAX_ARGS;
+                     t2 = strtok_r(NULL, " ", &s2))
+                    snprintf(words[nw++], sizeof words[0], "%s", t2);
+            } else {
+                snprintf(words[nw++], sizeof words[0], "%s", w);
+            }
+        }
+        s->argv[s->argc++] = xstrdup(words[0]);
+        s->bench = s->argv[0];
+        add_common(s, b, c, p);
+        for (size_t i = 1; i < nw && s->argc + 1 < LMB_STEP_MAX_ARGS; i++) {
+            s->argv[s->argc++] = xstrdup(words[i]);
+        }
+        s->argv[s->argc] = NULL;
+        /* The name shows the scratch file as $FILE: it is the same from run to run. */
+        for (int i = 0; i < s->argc && o < sizeof s->name; i++) {
+            const char *w = s->argv[i], *f = p->file[0] ? strstr(w, p->file) : NULL;
+            if (f != NULL)
+                o += (size_t)snprintf(s->name + o, sizeof s->name - o, "%s%.*s$FILE%s",
+                                      i ? " " : "", (int)(f - w), w, f + strlen(p->file));
+            else
+                o += (size_t)snprintf(s->name + o, sizeof s->name - o, "%s%s", i ? " " : "", w);
+        }
+        if (k == 0 && e->before) {
+            /* The section line, with its host for the socket bandwidth section. */
+            static char sections[8][160];
+            static int ns;
+            if (strstr(e->before, "$HOST")) {
+                char *sec = sections[ns++ % 8];
+                snprintf(sec, 160, "Socket bandwidth using %s", host);
+                s->before = sec;
+            } else {
+                s->before = e->before;
+            }
+        }
+        s->blank_after = e->blank_after && k + 1 == nv;
+        if (b == NULL) {
+            snprintf(s->skip, sizeof s->skip, "%s is not built in this lmbench yet", cmd);
+        } else if (b->supported != NULL && b->supported() != NULL) {
+            snprintf(s->skip, sizeof s->skip, "%s", b->supported());
+        }
+    }
+}
+
+int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, const char *file)
+{
+    unsigned prof = profile_bit(c->profile);
+    unsigned long long fsz;
+    char remotes[512], *h, *save = NULL;
+
+    memset(p, 0, sizeof *p);
+    p->mb = lmb_sconf_mb(c);
+    p->repetitions = c->repetitions ? c->repetitions : prof == Q ? 3 : prof == D ? 7 : 11;
+    p->timeout_s = c->timeout_s > 0 ? c->timeout_s : prof == Q ? 60 : prof == D ? 300 : 1800;
+    snprintf(p->enough, sizeof p->enough, "%s", c->enough[0] ? c->enough : prof == Q ? "1000" : "");
+    snprintf(p->file, sizeof p->file, "%s", file);
+    fsz = prof == Q ? 8 : prof == D ? 64 : p->mb;
+    if (fsz > p->mb)
+        fsz = p->mb;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        const struct entry *e = &table[i];
+        if (!(e->profiles & prof))
+            continue;
+        if ((strcmp(e->group, HW) == 0 && !c->hardware) || (strcmp(e->group, OS) == 0 && !c->os) ||
+            (strcmp(e->group, NET) == 0 && !c->network))
+            continue;
+        if (strcmp(e->group, NET) != 0) {
+            add_entry(p, e, c, prof, fsz, NULL, false);
+            continue;
+        }
+        add_entry(p, e, c, prof, fsz, "localhost", false);
+    }
+    /* The network steps again against each remote host. */
+    snprintf(remotes, sizeof remotes, "%s", c->remote);
+    if (c->network) {
+        static char hosts[16][128];
+        int nh = 0;
+        for (h = strtok_r(remotes, " ", &save); h && nh < 16; h = strtok_r(NULL, " ", &save)) {
+            snprintf(hosts[nh], sizeof hosts[0], "%s", h);
+            for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+                if ((table[i].profiles & prof) && strcmp(table[i].group, NET) == 0)
+                    add_entry(p, &table[i], c, prof, fsz, hosts[nh], true);
+            nh++;
+        }
+    }
+    return 0;
+}
+
+void lmb_plan_free(struct lmb_plan *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        for (int k = 0; k < p->v[i].argc; k++)
+            free(p->v[i].argv[k]);
+    free(p->v);
+    memset(p, 0, sizeof *p);
+}
+
+void lmb_plan_print(const struct lmb_plan *p, FILE *out)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const struct lmb_step *s = &p->v[i];
+        fprintf(out, "%4zu  %-8s  %s", i + 1, s->group, s->name);
+        if (s->remote)
+            fprintf(out, "  (server on %s over ssh)", s->host);
+        if (s->skip[0])
+            fprintf(out, "  [skipped: %s]", s->skip);
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+/* Small helpers shared by the suite verbs: usage errors in the house style,
+ * checked output, long options. */
+#ifndef LMB_SUITE_UTIL_H
+#define LMB_SUITE_UTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Prints "lmbench VERB: <message>" and "Usage: lmbench VERB USAGE" on stderr;
+ * returns 2. */
+int lmb_verb_usage_error(const char *verb, const char *usage, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Flushes f and reports a write error on it: returns 0, or 1 after printing
+ * "lmbench VERB: cannot write <what>: <reason>". */
+int lmb_verb_check_output(const char *verb, FILE *f, const char *what);
+
+/* Matches "--name" or "--name=value" at argv[*i]; with a value, takes it from
+ * after '=' or the next argument (advancing *i). Returns 1 when it matched,
+ * 0 when not, -1 when the value is missing. */
+int lmb_long_opt(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* The argument quoted for a message: at most 64 characters, control bytes
+ * escaped. Uses a static buffer (one call per message). */
+const char *lmb_quote_arg(const char *s);
+
+#endif

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# bw_tcp: server start and stop, the classic line over the runner's -m sweep,
+# --json, bad input, garbage to the server, silent and dead servers.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-net.sh"
+
+CMD=$BIN/bw_tcp
+LINE='^[0-9]+\.[0-9]{6} [0-9]+\.[0-9]{2} MB/sec$'
+# An oversize message; a zero message; a good request then a zero batch; a huge batch.
+GARBAGE="$(req_bytes 4 4 4294967295)
+$(req_bytes 4 4 0)
+$(req_bytes 4 4 1)\\000\\000\\000\\000\\000\\000\\000\\000
+$(req_bytes 4 4 1)\\377\\377\\377\\377\\377\\377\\377\\377
+$(req_bytes 4 3 1)"
+net_suite bw_tcp "$LINE" tcp -m 64k
+
+# -l: no server, the other end a partner placed by the harness.
+net_local_suite bw_tcp '^0\.065536 [0-9]+\.[0-9]{2} MB/sec$' -m 64k
+
+if start_server bw_tcp; then
+    for pair in 1:0.000001 64:0.000064 128:0.000128 256:0.000256 512:0.000512 1024:0.001024 \
+                1437:0.001437 10m:10.485760; do
+        m=${pair%%:*}
+        run "$CMD" -p "$PORT" -m "$m" -N 3 127.0.0.1
+        one_line_like "$ERR" "^${pair#*:} [0-9]+\.[0-9]{2} MB/sec\$" "-m $m: the line shows ${pair#*:} MB"
+    done
+    if json_usable; then
+        run_json "$CMD" -p "$PORT" -m 1437 -N 3 --json 127.0.0.1
+        json_ok "$T/json" '.results[0] | .unit == "MB/s" and .params.msg_bytes == 1437
+                 and .params.move_bytes == 66102 and .value > 0' \
+            "--json -m 1437: msg_bytes, move_bytes (64k in whole messages), MB/s"
+        run_json "$CMD" -p "$PORT" -m 1k -M 100k -N 3 --json 127.0.0.1
+        json_ok "$T/json" '.results[0].params.move_bytes == 102400' "-M 100k: move_bytes 102400"
+    fi
+    usage_error bw_tcp "$CMD" -p "$PORT" -m 0 127.0.0.1
+    usage_error bw_tcp "$CMD" -p "$PORT" -m 65m 127.0.0.1
+    usage_error bw_tcp "$CMD" -p "$PORT" -m 64k -M 1k 127.0.0.1
+    stop_server bw_tcp
+fi
+servers_gone
+ok $? "nothing left running"
+
+done_testing

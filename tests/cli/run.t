@@ -1,0 +1,267 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# lmbench run: options and environment checked once, the plan, a tiny run's
+# three results files, progress, a second run, -c with lmbench 3's keys, a step
+# timeout, SIGINT and SIGTERM (valid .jsonl and .json, nothing left running, the
+# scratch file removed), --resume, and see/import/graph reading what run wrote.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-suite.sh"
+
+verb_contract run
+verb_usage_error run extra
+verb_usage_error run --profile bogus
+verb_usage_error run -P 0
+verb_usage_error run --groups hardware,disk
+verb_usage_error run --mb abc
+verb_usage_error run --fsdir "$T/nosuchdir"
+verb_usage_error run --resume --profile quick
+verb_usage_error run -c "$T/nosuchconfig"
+verb_usage_error run -o
+verb_usage_error run --help extra
+
+# The environment is checked once, before anything is written.
+mkdir -p "$T/envrun"
+(cd "$T/envrun" && ENOUGH=abc "$LMBENCH" run --profile quick >"$T/out" 2>"$T/err")
+rc=$?
+is "$rc:$(grep -c '^lmbench run: ' "$T/err")" "2:1" "ENOUGH=abc: exit 2 and one message"
+like "$(cat "$T/err")" 'ENOUGH' "ENOUGH=abc: the message names ENOUGH"
+is "$(ls -A "$T/envrun")" "" "ENOUGH=abc: no results directory, no file"
+(cd "$T/envrun" && LMBENCH_SCHED=SOMETIMES "$LMBENCH" run --profile quick >"$T/out" 2>"$T/err")
+is "$?:$(grep -c '^lmbench run: ' "$T/err")" "2:1" "LMBENCH_SCHED=SOMETIMES: exit 2 and one message"
+
+# --- the plan ------------------------------------------------------------------------------
+
+mkdir -p "$T/fs"
+TINY="--profile quick --mb 1 --enough 300 --fsdir $T/fs"
+run "$LMBENCH" run $TINY --list
+is "$RC" 0 "--list: exit status 0"
+all_like "$(printf '%s\n' "$OUT" | sed '$d')" '^ *[0-9]+  (hardware|os|network) +[a-z_0-9]+' \
+    "--list: one numbered step a line, with its group"
+like "$OUT" '^ *[0-9]+  hardware +lat_mem_rd -N 3 1 128$' "--list: the memory latency curve of the profile"
+like "$OUT" '^ *[0-9]+  os +lat_syscall -N 3 null$' "--list: lat_syscall null"
+like "$OUT" 'lat_mem_rd -N 3 -t 1 64$' "--list: the random chase"
+STEPS=$(printf '%s\n' "$OUT" | sed '$d' | wc -l | tr -d ' ')
+like "$(printf '%s\n' "$OUT" | tail -n 1)" "^$STEPS steps; profile quick, -N 3, ENOUGH 300, MB 1" "--list: the step count and settings"
+# Steps whose command is not built are listed as skipped with the reason.
+for c in lat_ctx lat_tcp lat_fs; do
+    if [ -e "$BIN/$c" ]; then
+        unlike "$OUT" "$c.*skipped: $c is not built" "--list: $c is built here and not skipped"
+    else
+        like "$OUT" "$c.*\\[skipped: $c is not built in this lmbench yet\\]" "--list: $c, not built yet, is a skipped step"
+    fi
+done
+# A long plan (the full profile): every skipped step names its own command.
+run "$LMBENCH" run --profile full --fsdir "$T/fs" --list
+is "$(printf '%s\n' "$OUT" | sed '$d' | awk '{ i = index($0, "[skipped: "); if (i == 0) next; split(substr($0, i + 10), b, " "); if (b[1] != $3) bad++ } END { print bad + 0 }')" 0 \
+    "--list --profile full: each skipped step's reason names its own command"
+run "$LMBENCH" run $TINY --groups os --list
+unlike "$OUT" ' hardware | network ' "--groups os: only OS steps"
+run "$LMBENCH" run $TINY --remote otherhost --list
+like "$OUT" 'lat_tcp -?.* otherhost .*server on otherhost over ssh|lat_tcp otherhost' "--remote: the network steps again against the remote host"
+
+# --- a tiny run ---------------------------------------------------------------------------
+
+mkdir -p "$T/w"
+TAG=$(new_tag)
+(cd "$T/w" && env LMB_TEST_TAG="$TAG" "$LMBENCH" run $TINY >"$T/out" 2>"$T/err")
+rc=$?
+is "$rc" 0 "a tiny run: exit status 0"
+is "$(cat "$T/out")" "" "a tiny run: nothing on stdout"
+no_process_left "$TAG" "a tiny run: no process left behind"
+H=$(hostname)
+R="$T/w/results/$H.0"
+check "the raw file <host>.0 in ./results" test -s "$R"
+check "<host>.0.json" test -s "$R.json"
+check "<host>.0.jsonl" test -s "$R.jsonl"
+is "$(ls -A "$T/w/results" | grep -c tmp)" 0 "no temporary file in the results directory"
+is "$(ls -A "$T/fs")" "" "the scratch file in FSDIR is removed"
+like "$(cat "$T/err")" "^lmbench run: \\[1/$STEPS\\] " "progress: plain numbered lines when stderr is not a terminal"
+like "$(cat "$T/err")" "^lmbench run: done after [0-9]+ s: [0-9]+ ok, [0-9]+ skipped, 0 failed, 0 timed out" "progress: a closing count"
+
+head -n 1 "$R" >"$T/first"
+like "$(cat "$T/first")" '^\[lmbench3\.0 results for ' "raw: lmbench 3's first header line"
+RAWTXT=$(cat "$R")
+like "$RAWTXT" "^\\[HOSTNAME: $H\\]\$" "raw: [HOSTNAME: ...]"
+like "$RAWTXT" '^\[MB: 1\]$' "raw: [MB: 1]"
+like "$RAWTXT" '^\[ENOUGH: 300\]$' "raw: [ENOUGH: 300]"
+like "$RAWTXT" '^Memory load latency$' "raw: the Memory load latency section"
+like "$RAWTXT" '^Random load latency$' "raw: the Random load latency section"
+like "$RAWTXT" '^Memory read bandwidth$' "raw: the Memory read bandwidth section"
+like "$RAWTXT" '^Simple syscall: [0-9]+\.[0-9]{4} microseconds$' "raw: lat_syscall's classic lines"
+like "$RAWTXT" '^"stride=128$' "raw: lat_mem_rd's own section lines"
+like "$RAWTXT" '^0\.00049 [0-9]+\.[0-9]{3}$' "raw: lat_mem_rd's rows"
+like "$(sed -n '/^Memory read bandwidth$/{n;p;}' "$R")" '^0\.004096 [0-9]+\.[0-9]{2}$' "raw: bw_mem's rows under their section"
+like "$(tail -n 1 "$R")" '^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [0-9]+ [0-9:]+ UTC [0-9]+\]$' "raw: ends with the date"
+run "$LMBENCH" import "$R"
+if json_usable; then
+    is "$RC" 0 "raw: lmbench import reads it as an lmbench 3 raw file"
+    printf '%s\n' "$OUT" >"$T/imp.json"
+    json_ok "$T/imp.json" '.host.hostname != null and .run.config.MB == "1"' "raw: its header read back"
+fi
+
+if json_usable; then
+    is "$(jq -s length "$R.json")" 1 "json: one document"
+    json_checks "$R.json" <<EOF2
+json: schema lmbench-results 1, tool lmbench
+    .schema == "lmbench-results" and .schema_version == 1 and .tool.name == "lmbench"
+json: a run id (a UUID), start and end times, status ok
+    (.run.id | test("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\$")) and (.run.start | test("Z\$")) and (.run.end | test("Z\$")) and .run.status == "ok"
+json: the settings: profile quick, MB 1, ENOUGH 300, N 3
+    .run.config.profile == "quick" and .run.config.mb == 1 and .run.config.enough == "300" and .run.config.repetitions == 3
+json: every step of the plan, numbered, with its status
+    (.run.steps | length) == $STEPS and ([.run.steps[].step] == [range(1; $STEPS + 1)]) and all(.run.steps[]; .status == "ok" or .status == "skipped")
+json: host context: hostname, uname, platform, cpus, caches, memory, load, timer, warnings
+    (.host.hostname | type == "string") and (.host.uname.sysname | type == "string") and (.host.platform | test("-")) and .host.cpu.online >= 1 and (.host.caches | type == "array") and .host.memory_bytes > 0 and (.host.load_avg | length == 3) and (.host.timer.clock | type == "string") and (.host.warnings | type == "array")
+json: every record says which step wrote it
+    all(.results[]; .step >= 1 and .step <= $STEPS)
+json: lat_syscall null measured, with samples and statistics
+    [.results[] | select(.benchmark == "lat_syscall" and .case == "null")][0] | .status == "ok" and .value > 0 and (.samples | length) == 3 and .stats.n == 3
+json: the memory latency curves, stride and random
+    ([.results[] | select(.benchmark == "lat_mem_rd" and .case == "stride" and .status == "ok")] | length) > 10 and ([.results[] | select(.benchmark == "lat_mem_rd" and .case == "random" and .status == "ok")] | length) > 10
+json: a skipped step is a skipped record with its reason, naming its command
+    all(.results[] | select(.status == "skipped"); (.reason | length) > 0) and all(.run.steps[] | select(.status == "skipped"); . as \$s | (\$s.reason | type) == "string" and (\$s.reason | contains(\$s.name | split(" ")[0])))
+EOF2
+    # The .jsonl: a header line, the same records, one line per step.
+    check "jsonl: every line is JSON" sh -c "jq -c . '$R.jsonl' >/dev/null"
+    is "$(head -n 1 "$R.jsonl" | jq -r '.schema + " " + .run.id')" "lmbench-results $(jq -r .run.id "$R.json")" \
+        "jsonl: the header line, with the run id"
+    is "$(jq -c 'select(.benchmark != null)' "$R.jsonl" | wc -l | tr -d ' ')" "$(jq '.results | length' "$R.json")" \
+        "jsonl: the same number of records as the .json"
+    is "$(jq -c 'select(.benchmark == null and .step != null)' "$R.jsonl" | wc -l | tr -d ' ')" "$STEPS" \
+        "jsonl: one line per step"
+else
+    skip "the JSON files: jq missing or built without jansson"
+fi
+
+# What run wrote, read by see and graph.
+run "$LMBENCH" see "$T/w/results"
+is "$RC" 0 "see on the results directory: exit 0"
+# Each table printed ends its header with a rule of dashes ("--------- -----..."),
+# then has one row per results file.
+is "$(printf '%s\n' "$OUT" | grep -c "^$(printf '%.9s' "$H") *Linux")" \
+    "$(printf '%s\n' "$OUT" | grep -c '^--------- -------------')" \
+    "see: one row per table (the .json, not also the raw file and .jsonl)"
+like "$OUT" '^Memory latencies in nanoseconds' "see: the memory latencies table is filled"
+run "$LMBENCH" graph -o "$T/r.html" "$T/w/results"
+is "$RC" 0 "graph on the results directory: exit 0"
+
+# The raw file, read as an lmbench 3 file, gives the cells of the .json (up to the
+# classic lines' rounding).
+if json_usable; then
+    "$LMBENCH" see --json "$R" >"$T/see-raw.json"
+    "$LMBENCH" see --json "$R.json" >"$T/see-json.json"
+    jq -n --slurpfile a "$T/see-raw.json" --slurpfile b "$T/see-json.json" '
+        [ range($a[0].tables | length) as $t | $a[0].tables[$t] as $ta | $b[0].tables[$t] as $tb
+          | $ta.columns[].key as $k
+          | {k: ($ta.key + "." + $k), x: $ta.rows[0].cells[$k], y: $tb.rows[0].cells[$k]}
+          | select((.y | type) == "number") ] as $cells
+        | {n: ($cells | length),
+           bad: [$cells[] | select((.x | type) != "number" or ((.x - .y) | fabs) > 0.0006 * .y + 0.00006) | .k]}' \
+        >"$T/cells.json"
+    json_ok "$T/cells.json" '.n >= 8 and (.bad | length) == 0' \
+        "the raw file read as lmbench 3's gives the .json's cells (within the classic lines' rounding)" '.'
+fi
+
+# A second run goes to <host>.1.
+(cd "$T/w" && "$LMBENCH" run $TINY --groups os >/dev/null 2>&1)
+check "a second run: <host>.1.json" test -s "$T/w/results/$H.1.json"
+
+# --- -c FILE with lmbench 3's keys --------------------------------------------------------
+
+cat >"$T/conf" <<EOF2
+# an lmbench 3 style config
+PROFILE=quick
+MB="1"
+ENOUGH=300
+FSDIR=$T/fs
+BENCHMARK_HARDWARE=NO
+export BENCHMARK_OS=YES
+OS="x86_64-linux-gnu"
+DISKS=
+EOF2
+run "$LMBENCH" run -c "$T/conf" --list
+ok $([ "$RC" = 0 ] && ! printf '%s\n' "$OUT" | grep -q ' hardware ' &&
+     printf '%s\n' "$OUT" | grep -q 'lat_syscall -N 3 null'; echo $?) \
+    "-c FILE: lmbench 3's keys (BENCHMARK_HARDWARE=NO), its other keys accepted"
+run "$LMBENCH" run -c "$T/conf" --groups hardware --list
+ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q ' hardware '; echo $?) "options win over the config file"
+printf 'PROFILE=quick\nMBB=1\n' >"$T/conf2"
+run "$LMBENCH" run -c "$T/conf2" --list
+ok $([ "$RC" = 2 ] && printf '%s\n' "$ERR" | grep -q "conf2:2: unknown key 'MBB'"; echo $?) \
+    "-c FILE: an unknown key is an error naming FILE:LINE"
+printf 'FSDIR="/tmp\n' >"$T/conf3"
+run "$LMBENCH" run -c "$T/conf3" --list
+ok $([ "$RC" = 2 ] && printf '%s\n' "$ERR" | grep -q 'unbalanced quote'; echo $?) "-c FILE: an unbalanced quote is an error"
+
+# --- a step timeout -----------------------------------------------------------------------
+
+mkdir -p "$T/to"
+(cd "$T/to" && "$LMBENCH" run --profile quick --mb 64 --enough 2000 --fsdir "$T/fs" --groups hardware \
+    --timeout 0.3 >"$T/out" 2>"$T/err")
+rc=$?
+is "$rc" 1 "a step over --timeout: the run goes on and exits 1"
+like "$(cat "$T/err")" 'lat_mem_rd.*: timeout: no result within 0\.3 s' "a timeout: said with the step"
+if json_usable; then
+    json_ok "$T/to/results/$H.0.json" \
+        '(.run.status == "failed") and any(.run.steps[]; .status == "timeout") and any(.results[]; .status == "timeout" and (.reason | test("0.3 s"))) and any(.run.steps[]; .status == "ok")' \
+        "a timeout: recorded in the step and a record; later steps still ran"
+fi
+
+# --- SIGINT, SIGTERM, --resume ------------------------------------------------------------
+
+# steps_done_at_least JSONL N: the run has finished N steps.
+steps_done_at_least() {
+    _c=$(grep -c '"step":[0-9]*,"name"' "$1" 2>/dev/null)
+    [ "${_c:-0}" -ge "$2" ]
+}
+
+mkdir -p "$T/int"
+TAG=$(new_tag)
+cd "$T/int" || exit 1
+start_bg "$TAG" "$LMBENCH" run --profile quick --mb 8 --enough 1000 --fsdir "$T/fs"
+wait_for "the run got going" 200 steps_done_at_least "$T/int/results/$H.0.jsonl" 8
+kill -INT "$BG"
+wait_bg
+cd "$T" || exit 1
+is "$BG_RC" 130 "SIGINT: exit status 130"
+no_process_left "$TAG" "SIGINT: no process left behind" 20
+is "$(ls -A "$T/fs")" "" "SIGINT: the scratch file is removed"
+I="$T/int/results/$H.0"
+like "$(cat "$T/bg.err")" '^lmbench run: stopped after ' "SIGINT: says it stopped"
+if json_usable; then
+    check "SIGINT: every .jsonl line is JSON" sh -c "jq -c . '$I.jsonl' >/dev/null"
+    json_ok "$I.json" '.run.status == "interrupted" and (.run.steps | length) >= 8 and (.results | length) > 0' \
+        "SIGINT: a valid .json, status interrupted, the steps done so far"
+    done_before=$(jq '.run.steps | length' "$I.json")
+    total=$(jq '.run.config.steps' "$I.json")
+    run "$LMBENCH" run --resume -o "$T/int/results"
+    is "$RC" 0 "--resume: exit status 0"
+    like "$ERR" "resuming .*$H\\.0 at step $((done_before + 1)) of $total" "--resume: continues after the last finished step"
+    json_ok "$I.json" "(.run.status == \"ok\") and ([.run.steps[].step] == [range(1; $total + 1)]) and ([.results[].step] | unique | length) == $total" \
+        "--resume: every step once, in order, the run complete"
+    check "--resume: every .jsonl line is JSON" sh -c "jq -c . '$I.jsonl' >/dev/null"
+    is "$(jq -c 'select(.benchmark == null and .step != null)' "$I.jsonl" | wc -l | tr -d ' ')" "$total" \
+        "--resume: the .jsonl has each step once"
+    run "$LMBENCH" run --resume -o "$T/int/results"
+    ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q 'no interrupted run'; echo $?) \
+        "--resume with nothing to resume: exit 1, says so"
+else
+    skip "resume: jq missing or built without jansson"
+fi
+
+mkdir -p "$T/term"
+TAG=$(new_tag)
+cd "$T/term" || exit 1
+start_bg "$TAG" "$LMBENCH" run --profile quick --mb 8 --enough 1000 --fsdir "$T/fs"
+wait_for "the run got going" 200 steps_done_at_least "$T/term/results/$H.0.jsonl" 3
+kill -TERM "$BG"
+wait_bg
+cd "$T" || exit 1
+is "$BG_RC" 143 "SIGTERM: exit status 143"
+no_process_left "$TAG" "SIGTERM: no process left behind" 20
+is "$(ls -A "$T/fs")" "" "SIGTERM: the scratch file is removed"
+if json_usable; then
+    json_ok "$T/term/results/$H.0.json" '.run.status == "interrupted"' "SIGTERM: a valid .json, status interrupted"
+fi
+
+done_testing

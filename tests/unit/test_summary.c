@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of the summary page's number format (src/suite/summary.c), the
+ * memory latency row (src/suite/memlat.c, over src/lib/curve) on made-up
+ * curves, and the run settings (src/suite/runconf.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <math.h>
+
+#include <cmocka.h>
+
+#include "suite/memlat.h"
+#include "suite/results.h"
+#include "suite/runconf.h"
+#include "suite/summary.h"
+
+static void check_fmt(double v, int width, const char *want)
+{
+    char out[64];
+
+    lmb_sum_format(v, width, out, sizeof out);
+    if (strcmp(out, want) != 0)
+        fail_msg("format(%.10g, %d) = '%s', want '%s'", v, width, out, want);
+}
+
+/* Cells of lmbench 3's summary of the fixture, and the edges of the rule. */
+static void test_format(void **state)
+{
+    (void)state;
+    check_fmt(0.0524, 4, "0.05");
+    check_fmt(6.49, 6, "6.4900");
+    check_fmt(1.94, 7, "1.94000");
+    check_fmt(3.1476, 5, "3.148");
+    check_fmt(92.7692, 4, "92.8");
+    check_fmt(198.7143, 4, "198.");     /* one decimal, cut to the width */
+    check_fmt(10.2236, 3, "10.");
+    check_fmt(56.970318, 6, "57.0");
+    check_fmt(2299, 7, "2299.0");
+    check_fmt(7193.69, 4, "7193");
+    check_fmt(7887.85, 5, "7887.");
+    check_fmt(18791.58, 4, "18.K");
+    check_fmt(20075.19, 6, "20.1K");
+    check_fmt(12345678, 6, "12.3M");
+    check_fmt(0.0004, 4, "0.0004");      /* too small for the width: 3 significant digits */
+    check_fmt(0.00012345, 6, "0.0001");     /* as lmbench 3: what fits */
+    check_fmt(0.00004, 4, "4e-05");
+    check_fmt(0, 4, "0.00");
+    check_fmt(NAN, 4, "");
+    check_fmt(INFINITY, 4, "");
+    check_fmt(9.9999, 4, "10.0");
+}
+
+/* A file with one stride curve and a random chase built from plateaus. */
+static void add_curve(struct lmb_rs_file *f, const char *kind, long stride, const double *lat,
+                      const double *upto, size_t nlevels)
+{
+    for (double s = 512; s <= 512.0 * 1024 * 1024; s *= 1.25) {
+        double size = round(s / 512) * 512, ns = lat[nlevels - 1];
+        struct lmb_rs_record *r;
+        for (size_t k = 0; k < nlevels; k++)
+            if (size <= upto[k]) {
+                ns = lat[k];
+                break;
+            }
+        r = lmb_rs_add(f, "lat_mem_rd", kind, "ns");
+        lmb_rs_param_num(r, "size_bytes", LMB_RS_INT, size);
+        lmb_rs_param_num(r, "stride_bytes", LMB_RS_INT, (double)stride);
+        lmb_rs_set_value(r, ns);
+    }
+}
+
+static void test_memlat_levels(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_memlat m;
+    const double lat[] = { 1.0, 4.0, 12.0, 80.0 }, upto[] = { 32768, 1 << 20, 32 << 20, 1e12 };
+    const double rlat[] = { 1.0, 5.0, 20.0, 150.0 };
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    add_curve(&f, "stride", 128, lat, upto, 4);
+    add_curve(&f, "random", 64, rlat, upto, 4);
+    lmb_memlat_summarize(&f, &m);
+    assert_int_equal(m.nlevels, 3);
+    assert_true(fabs(m.level_ns[0] - 1.0) < 1e-9);
+    assert_true(fabs(m.level_ns[1] - 4.0) < 1e-9);
+    assert_true(fabs(m.level_ns[2] - 12.0) < 1e-9);
+    /* Each level's size: about the last working set of its plateau. */
+    assert_true(m.level_bytes[0] <= 32768 && m.level_bytes[0] > 16384);
+    assert_true(m.level_bytes[2] <= 32 << 20 && m.level_bytes[2] > 16 << 20);
+    assert_true(fabs(m.main_ns - 80.0) < 1e-9);
+    assert_true(fabs(m.rand_ns - 150.0) < 1e-9);
+    assert_null(strstr(m.guesses, "prefetched"));
+    assert_non_null(strstr(m.guesses, "no declared caches"));
+    lmb_rs_free(&f);
+}
+
+static void test_memlat_short_curve(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_memlat m;
+    const double lat[] = { 1.0, 4.0 }, upto[] = { 32768, 1e12 };
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    /* Declared caches larger than the curve: it ends inside them. */
+    f.ncaches = 1;
+    f.caches[0].level = 3;
+    snprintf(f.caches[0].type, sizeof f.caches[0].type, "Unified");
+    f.caches[0].size = 1ULL << 40;
+    add_curve(&f, "stride", 64, lat, upto, 2);
+    lmb_memlat_summarize(&f, &m);
+    assert_int_equal(m.nlevels, 2);
+    assert_true(isnan(m.main_ns));
+    assert_true(isnan(m.rand_ns));
+    assert_non_null(strstr(m.guesses, "curve ends before memory"));
+    assert_non_null(strstr(m.guesses, "no random chase"));
+    lmb_rs_free(&f);
+}
+
+/* A stride curve whose memory a prefetcher hides (a last plateau too fast for
+ * memory, far past the last cache): main memory as the stride sees it, said so. */
+static void test_memlat_prefetched(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_memlat m;
+    const double lat[] = { 1.0, 3.3, 7.2, 11.0 }, upto[] = { 49152, 1 << 20, 24 << 20, 1e12 };
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    add_curve(&f, "stride", 128, lat, upto, 4);
+    lmb_memlat_summarize(&f, &m);
+    assert_int_equal(m.nlevels, 3);
+    assert_true(fabs(m.level_ns[2] - 7.2) < 1e-9);
+    assert_true(fabs(m.main_ns - 11.0) < 1e-9);
+    assert_non_null(strstr(m.guesses, "main mem prefetched (stride 128)"));
+    lmb_rs_free(&f);
+}
+
+static void test_memlat_none(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_memlat m;
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    lmb_memlat_summarize(&f, &m);
+    assert_int_equal(m.nlevels, 0);
+    assert_true(isnan(m.main_ns) && isnan(m.rand_ns));
+    assert_string_equal(m.guesses, "no lat_mem_rd curve");
+}
+
+static void test_sconf(void **state)
+{
+    struct lmb_sconf c;
+    char err[300];
+
+    (void)state;
+    lmb_sconf_defaults(&c);
+    assert_int_equal(lmb_sconf_set(&c, "MB", "64", err, sizeof err), 0);
+    assert_int_equal((int)c.mb, 64);
+    assert_int_equal(lmb_sconf_set(&c, "SYNC_MAX", "4", err, sizeof err), 0);
+    assert_int_equal((int)c.parallel, 4);
+    assert_int_equal(lmb_sconf_set(&c, "BENCHMARK_OS", "NO", err, sizeof err), 0);
+    assert_false(c.os);
+    assert_int_equal(lmb_sconf_set(&c, "FASTMEM", "YES", err, sizeof err), 1);   /* lmbench 3's, unused */
+    assert_int_equal(lmb_sconf_set(&c, "NOSUCHKEY", "1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown key"));
+    assert_int_equal(lmb_sconf_set(&c, "ENOUGH", "abc", err, sizeof err), -1);
+    assert_int_equal(lmb_sconf_set(&c, "PROFILE", "huge", err, sizeof err), -1);
+    assert_int_equal(lmb_sconf_set(&c, "REMOTE", "host; rm -rf /", err, sizeof err), -1);
+    assert_int_equal(lmb_sconf_set(&c, "REMOTE", "a.example b", err, sizeof err), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_format),
+        cmocka_unit_test(test_memlat_levels),
+        cmocka_unit_test(test_memlat_short_curve),
+        cmocka_unit_test(test_memlat_prefetched),
+        cmocka_unit_test(test_memlat_none),
+        cmocka_unit_test(test_sconf),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
