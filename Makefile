@@ -119,7 +119,7 @@ JSON_CFLAGS = $(if $(HAVE_JANSSON),-DLMB_HAVE_JANSSON $(shell $(LMB_PKG_CONFIG) 
 JSON_LIBS = $(if $(HAVE_JANSSON),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) jansson))
 
 WARN := -Wall -Wextra $(if $(WERROR),-Werror)
-LMB_CPPFLAGS = -std=c11 -D_GNU_SOURCE -pthread -Isrc -I$(B)/gen $(LMB_SYSROOT_FLAGS) $(JSON_CFLAGS)
+LMB_CPPFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread -Isrc -I$(B)/gen $(LMB_SYSROOT_FLAGS) $(JSON_CFLAGS)
 ALL_CFLAGS = $(LMB_CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP
 LMB_LDFLAGS = $(LMB_SYSROOT_FLAGS) $(LMB_STATIC_LDFLAGS)
 LIBS = $(JSON_LIBS) $(TIRPC_LIBS) -lm -pthread
@@ -129,7 +129,7 @@ BENCH_SRCS := $(sort $(wildcard src/bench/*.c))
 SUITE_SRCS := $(sort $(wildcard src/suite/*.c))
 BENCH_NAMES := $(notdir $(BENCH_SRCS:.c=))
 # Commands users call directly go to bin; helpers the runner calls to libexec.
-BIN_NAMES := $(filter bw_% lat_%,$(BENCH_NAMES))
+BIN_NAMES := $(filter bw_% lat_% lmdd,$(BENCH_NAMES))
 LIBEXEC_NAMES := $(filter-out $(BIN_NAMES),$(BENCH_NAMES))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)

@@ -10,7 +10,7 @@
  *   3. doc/NAME.1: its man page.
  *   4. Its records (case, params, unit) in doc/results-schema.md.
  * tests/cli/registry.t checks that every command has 1-3. Names that start with
- * bw_ or lat_ are installed in $(PREFIX)/bin, the others in
+ * bw_ or lat_, and lmdd, are installed in $(PREFIX)/bin, the others in
  * $(PREFIX)/libexec/lmbench.
  *
  * A complete minimal benchmark (lat_getpid.c):

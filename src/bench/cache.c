@@ -228,7 +228,7 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_memlat_parallelism(ctx, mid, stride, &r, &kbest);
         lmb_record_param_int(&rec, "chains", kbest);
         if (r.status == LMB_OK)
-            par = lmb_result_median(&r);
+            par = lmb_result_sort_median(&r);
         lmb_report_add(&ctx->report, &rec, &r);
 
         double size = lv->size_bytes;
@@ -273,7 +273,7 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_memlat_parallelism(ctx, ws, stride, &r, &kbest);
         lmb_record_param_int(&rec, "chains", kbest);
         if (r.status == LMB_OK)
-            par = lmb_result_median(&r);
+            par = lmb_result_sort_median(&r);
         lmb_report_add(&ctx->report, &rec, &r);
 
         struct lmb_memlat m = { .size = ws, .stride = stride, .order = LMB_CHASE_WINDOW,

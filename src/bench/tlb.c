@@ -205,7 +205,7 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
 
         tlb_record(&rec, ctx, (int)k + 1, "miss", LMB_UNIT_NS);
         lmb_result_values(&r, miss, nm, NULL);
-        double miss_ns = nm ? lmb_result_median(&r) : NAN;
+        double miss_ns = nm ? lmb_result_sort_median(&r) : NAN;
         lmb_report_add(&ctx->report, &rec, &r);
 
         tlb_record(&rec, ctx, (int)k + 1, "entries", LMB_UNIT_PAGES);

@@ -38,7 +38,7 @@
 
 #include "lib/cleanup.h"
 
-#define MAX_PARTNERS 64
+#define MAX_PARTNERS 128   /* lat_ctx rings of up to 129 processes (lmbench 3 ran 96) */
 #define PARTNER_GRACE_NS 1000000000ULL   /* a partner's time to leave after cleanup */
 
 enum phase {
@@ -704,12 +704,14 @@ static void note_crowding(struct lmb_result *res, const struct lmb_sched *sched,
 }
 
 /* "same_cpu", "two_cpus" or "unpinned", from where copy 0 and its partners were
- * put. */
-static const char *ends_of(const struct lmb_result *res)
+ * put (--cpus with a single CPU confines every end to it: same_cpu too). */
+static const char *ends_of(const struct lmb_result *res, const struct lmb_sched *sched)
 {
     int first = res->cpu_assigned[0];
     bool same = true;
 
+    if (sched->ncpus == 1)
+        return "same_cpu";
     if (first < 0)
         return "unpinned";
     for (unsigned k = 0; k < res->partners; k++) {
@@ -848,7 +850,7 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
                                                                      : s->partner[k].cpu_start;
     }
     if (K > 0)
-        lmb_result_fact_str(res, "ends", ends_of(res));
+        lmb_result_fact_str(res, "ends", ends_of(res, &ctx->sched));
     note_crowding(res, &ctx->sched, P);
 
     if (timed_out) {

@@ -2,12 +2,19 @@
 /* Removing temporary files and killing child processes on exit and on signals. */
 #include "lib/cleanup.h"
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Process-wide bookkeeping that a signal handler must reach; it holds paths and
@@ -16,20 +23,88 @@
 #define MAX_KIDS 2048
 
 static pid_t owner;
-static char tmp_paths[MAX_TMP][256];
+static char tmp_paths[MAX_TMP][4096];
 static volatile sig_atomic_t tmp_used[MAX_TMP];
+static volatile sig_atomic_t tmp_isdir[MAX_TMP];
 static volatile pid_t kids[MAX_KIDS];
+
+/* A directory entry as getdents64(2) returns it. */
+struct dent64 {
+    uint64_t d_ino;
+    int64_t d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+/* Removes the directory `name` (relative to dirfd) with everything in it, at most
+ * `depth` levels of subdirectories deep. Only system calls: safe in a signal
+ * handler. Entries are unlinked while the directory is read, so it is read again
+ * from the start until a pass removes nothing. */
+static void remove_tree(int dirfd, const char *name, int depth)
+{
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+    if (fd >= 0) {
+        char buf[2048] __attribute__((aligned(8)));
+        for (int pass = 0; pass < 100000; pass++) {
+            unsigned removed = 0;
+            long n;
+            if (lseek(fd, 0, SEEK_SET) != 0)
+                break;
+            while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+                for (long off = 0; off < n;) {
+                    struct dent64 *d = (struct dent64 *)(void *)(buf + off);
+                    off += d->d_reclen;
+                    if (d->d_name[0] == '.' &&
+                        (d->d_name[1] == '\0' || (d->d_name[1] == '.' && d->d_name[2] == '\0')))
+                        continue;
+                    if (unlinkat(fd, d->d_name, 0) == 0) {
+                        removed++;
+                    } else if ((errno == EISDIR || errno == EPERM) && depth > 0) {
+                        remove_tree(fd, d->d_name, depth - 1);
+                        removed++;
+                    }
+                }
+            }
+            if (removed == 0)
+                break;
+        }
+        close(fd);
+    }
+    unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+static void remove_slot(int i)
+{
+    if (tmp_isdir[i])
+        remove_tree(AT_FDCWD, tmp_paths[i], LMB_TMPDIR_DEPTH);
+    else
+        unlink(tmp_paths[i]);
+}
 
 static void remove_all(void)
 {
+    bool any_dir = false;
+
     if (getpid() != owner)
         return;
+    for (int i = 0; i < MAX_TMP; i++)
+        if (tmp_used[i] && tmp_isdir[i])
+            any_dir = true;
     for (int i = 0; i < MAX_KIDS; i++)
         if (kids[i] > 0)
             kill(kids[i], SIGKILL);
+    /* A child may be creating files in a temporary directory: wait until it is
+     * gone before emptying the directory. */
+    if (any_dir)
+        for (int i = 0; i < MAX_KIDS; i++)
+            if (kids[i] > 0)
+                while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+                    ;
     for (int i = 0; i < MAX_TMP; i++)
         if (tmp_used[i])
-            unlink(tmp_paths[i]);
+            remove_slot(i);
 }
 
 static void on_signal(int sig)
@@ -79,13 +154,17 @@ int lmb_cleanup_child(pid_t parent)
     return 0;
 }
 
-int lmb_tmpfile(const char *stem, char *path, size_t len)
+/* A free slot holding the template "<dir>/<stem>.XXXXXX" (dir NULL or empty:
+ * $TMPDIR or /tmp), not yet in use; or -1 with errno set. */
+static int template_slot(const char *dir, const char *stem, size_t len)
 {
-    const char *dir = getenv("TMPDIR");
-    int slot = -1, fd;
+    int slot = -1;
 
-    if (dir == NULL || *dir == '\0')
-        dir = "/tmp";
+    if (dir == NULL || *dir == '\0') {
+        dir = getenv("TMPDIR");
+        if (dir == NULL || *dir == '\0')
+            dir = "/tmp";
+    }
     for (int i = 0; i < MAX_TMP; i++)
         if (!tmp_used[i]) {
             slot = i;
@@ -96,13 +175,24 @@ int lmb_tmpfile(const char *stem, char *path, size_t len)
         return -1;
     }
     if ((size_t)snprintf(tmp_paths[slot], sizeof tmp_paths[slot], "%s/%s.XXXXXX", dir, stem) >=
-        sizeof tmp_paths[slot]) {
+            sizeof tmp_paths[slot] ||
+        strlen(tmp_paths[slot]) >= len) {
         errno = ENAMETOOLONG;
         return -1;
     }
+    return slot;
+}
+
+int lmb_tmpfile(const char *stem, char *path, size_t len)
+{
+    int slot = template_slot(NULL, stem, len), fd;
+
+    if (slot < 0)
+        return -1;
     fd = mkstemp(tmp_paths[slot]);
     if (fd < 0)
         return -1;
+    tmp_isdir[slot] = 0;
     tmp_used[slot] = 1;
     snprintf(path, len, "%s", tmp_paths[slot]);
     return fd;
@@ -111,8 +201,36 @@ int lmb_tmpfile(const char *stem, char *path, size_t len)
 void lmb_tmpfile_remove(const char *path)
 {
     for (int i = 0; i < MAX_TMP; i++)
-        if (tmp_used[i] && strcmp(tmp_paths[i], path) == 0) {
+        if (tmp_used[i] && !tmp_isdir[i] && strcmp(tmp_paths[i], path) == 0) {
             unlink(tmp_paths[i]);
+            tmp_used[i] = 0;
+        }
+}
+
+int lmb_tmpdir(const char *parent, const char *stem, char *path, size_t len)
+{
+    int slot = template_slot(parent, stem, len);
+
+    if (slot < 0)
+        return -1;
+    if (mkdtemp(tmp_paths[slot]) == NULL)
+        return -1;
+    tmp_isdir[slot] = 1;
+    tmp_used[slot] = 1;
+    snprintf(path, len, "%s", tmp_paths[slot]);
+    return 0;
+}
+
+void lmb_remove_tree(const char *path)
+{
+    remove_tree(AT_FDCWD, path, LMB_TMPDIR_DEPTH);
+}
+
+void lmb_tmpdir_remove(const char *path)
+{
+    for (int i = 0; i < MAX_TMP; i++)
+        if (tmp_used[i] && tmp_isdir[i] && strcmp(tmp_paths[i], path) == 0) {
+            remove_tree(AT_FDCWD, tmp_paths[i], LMB_TMPDIR_DEPTH);
             tmp_used[i] = 0;
         }
 }

@@ -22,6 +22,20 @@ int lmb_tmpfile(const char *stem, char *path, size_t len);
 /* Removes a registered temporary file now. */
 void lmb_tmpfile_remove(const char *path);
 
+/* Creates an empty temporary directory named from `stem` in `parent` (or, when
+ * parent is NULL, in $TMPDIR or /tmp) and registers it for removal with all it
+ * holds, files and subdirectories down to LMB_TMPDIR_DEPTH levels. Writes its
+ * path to path. Returns 0, or -1 with errno set. */
+#define LMB_TMPDIR_DEPTH 4
+int lmb_tmpdir(const char *parent, const char *stem, char *path, size_t len);
+
+/* Removes a registered temporary directory and its contents now. */
+void lmb_tmpdir_remove(const char *path);
+
+/* Removes the directory at path with everything in it, LMB_TMPDIR_DEPTH levels
+ * deep (registered or not). Uses only system calls. */
+void lmb_remove_tree(const char *path);
+
 /* Tracks children the signal handler must kill. */
 void lmb_child_track(pid_t pid);
 void lmb_child_untrack(pid_t pid);

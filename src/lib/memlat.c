@@ -386,14 +386,15 @@ void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
         lmb_result_move(res, one[0].status != LMB_OK ? &one[0] : &one[1]);
     }
     if (res->status == LMB_OK) {
-        struct lmb_result *o = lmb_result_median(&one[1]) < lmb_result_median(&one[0]) ? &one[1]
-                                                                                        : &one[0];
+        struct lmb_result *o = lmb_result_sort_median(&one[1]) < lmb_result_sort_median(&one[0])
+                                   ? &one[1]
+                                   : &one[0];
         lmb_result_sort(o);
         for (size_t i = 0; i < nmany; i++) {
             struct lmb_result r;
             lmb_result_sort(&many[i]);
             lmb_result_derive(&r, o, &many[i], ratio, NULL);
-            double med = lmb_result_median(&r);
+            double med = lmb_result_sort_median(&r);
             /* k chains cannot overlap more than k loads: a ratio well above k
              * is noise (the single chain disturbed), not parallelism. */
             if (r.status == LMB_OK && med > 1.15 * par_chains[i]) {

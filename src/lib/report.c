@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,40 @@ size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len)
     case LMB_CLASSIC_FLOAT:
         n = snprintf(buf, len, "%f\n", r->value);
         break;
+
+    /* --- shapes of the operating-system benchmarks ------------------------- */
+    case LMB_CLASSIC_MB_US:
+        /* lmbench 3 printed small latencies with three decimals, others whole. */
+        n = snprintf(buf, len, r->value < 10.0 ? "%.6f %.3f\n" : "%.6f %.0f\n",
+                     r->classic_x / 1e6, r->value);
+        break;
+    case LMB_CLASSIC_LMDD: {
+        double mbs = r->value, mb = r->classic_x / 1e6;
+        switch (r->classic_mode) {
+        case LMB_LMDD_MBS:
+            n = snprintf(buf, len, "%s%.2f MB/sec\n", r->label, mbs);
+            break;
+        case LMB_LMDD_SECS:
+            n = snprintf(buf, len, "%s%.4f secs\n", r->label, mb / mbs);
+            break;
+        case LMB_LMDD_KBS:
+            n = snprintf(buf, len, "%s%.0f KB/sec\n", r->label, mbs * 1e3);
+            break;
+        default:
+            n = snprintf(buf, len, "%s%.4f MB in %.4f secs, %.4f MB/sec\n", r->label, mb,
+                         mb / mbs, mbs);
+            break;
+        }
+        break;
+    }
+    case LMB_CLASSIC_COUNT_2F:
+        n = snprintf(buf, len, "%.0f %.2f\n", r->classic_x, r->value);
+        break;
+    case LMB_CLASSIC_CTX_OVR:
+        n = snprintf(buf, len, "\n\"size=%.0fk ovr=%.2f\n", r->classic_x, r->value);
+        break;
+    case LMB_CLASSIC_FS_PAIR:
+        return 0;   /* needs both records: lmb_report_add_pair */
     }
     if (n < 0)
         return 0;
@@ -384,6 +419,36 @@ void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_res
     memset(r, 0, sizeof *r);
 }
 
+/* --- two records, one line (operating-system benchmarks) ------------------ */
+
+/* The headline (median) of a raw ok result, in the unit's base (ns for a
+ * latency), or -1. */
+static double raw_median(const struct lmb_result *r)
+{
+    struct lmb_stats st;
+
+    if (r->status != LMB_OK || r->n == 0 || lmb_stats_compute(r->samples, r->n, &st) != 0)
+        return -1;
+    return st.median;
+}
+
+void lmb_report_add_pair(struct lmb_report *rep, struct lmb_record *a, struct lmb_result *ra,
+                         struct lmb_record *b, struct lmb_result *rb)
+{
+    double va = raw_median(ra), vb = raw_median(rb);
+    char line[512] = "";
+
+    /* Size in KiB, files per sample, then operations per second of each record
+     * (their samples are nanoseconds per operation). */
+    if (a->classic == LMB_CLASSIC_FS_PAIR && va > 0 && vb > 0)
+        snprintf(line, sizeof line, "%.0fk\t%.0f\t%.0f\t%.0f\n", floor(a->classic_x / 1024.0),
+                 a->classic_y, 1e9 / va, 1e9 / vb);
+    lmb_report_add(rep, a, ra);
+    lmb_report_add(rep, b, rb);
+    if (line[0])
+        classic_write(rep, line);
+}
+
 void lmb_report_marker(struct lmb_report *rep, const char *fmt, ...)
 {
     char line[512];
@@ -523,7 +588,7 @@ void lmb_result_sort(struct lmb_result *r)
         qsort(r->samples, r->n, sizeof *r->samples, cmp_sample);
 }
 
-double lmb_result_median(struct lmb_result *r)
+double lmb_result_sort_median(struct lmb_result *r)
 {
     if (r->n == 0)
         return NAN;

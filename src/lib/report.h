@@ -63,6 +63,22 @@ enum lmb_classic {
     LMB_CLASSIC_CACHE_MEM,   /* "Memory latency: %.2f nanoseconds %.2f parallelism": extra[0] */
     LMB_CLASSIC_SIZE_VALUE,  /* "%.6f %.2f": size MB (10^6 bytes, classic_x), value (par_mem) */
     LMB_CLASSIC_FLOAT,       /* "%f" (lat_dram_page) */
+
+    /* --- shapes of the operating-system benchmarks ------------------------- */
+    LMB_CLASSIC_MB_US,       /* lat_mmap: "%.6f %.3f" (under 10 us) or "%.6f %.0f": MB, us */
+    LMB_CLASSIC_LMDD,        /* lmdd: "<label>" then the print= form (classic_mode) */
+    LMB_CLASSIC_COUNT_2F,    /* lat_ctx rows: "%.0f %.2f": classic_x (a count), value */
+    LMB_CLASSIC_CTX_OVR,     /* lat_ctx marker: blank line, "\"size=%.0fk ovr=%.2f", classic_x KB */
+    LMB_CLASSIC_FS_PAIR,     /* lat_fs: "%.0fk\t%.0f\t%.0f\t%.0f" from two records, see
+                                lmb_report_add_pair */
+};
+
+/* lmdd's print= forms (LMB_CLASSIC_LMDD). */
+enum lmb_lmdd_print {
+    LMB_LMDD_SENTENCE = 0,   /* "%.4f MB in %.4f secs, %.4f MB/sec" */
+    LMB_LMDD_MBS = 1,        /* "%.2f MB/sec" */
+    LMB_LMDD_SECS = 2,       /* "%.4f secs" */
+    LMB_LMDD_KBS = 3,        /* "%.0f KB/sec" */
 };
 
 enum lmb_param_type { LMB_PARAM_INT, LMB_PARAM_STR, LMB_PARAM_BOOL, LMB_PARAM_DOUBLE };
@@ -85,10 +101,12 @@ struct lmb_record {
     enum lmb_unit unit;
     enum lmb_headline headline;
     enum lmb_classic classic;
-    char label[96];            /* LMB_CLASSIC_LABEL_US */
+    char label[256];           /* LMB_CLASSIC_LABEL_US, LMB_CLASSIC_LABEL_MBSEC, LMB_CLASSIC_LMDD */
     double classic_x;          /* bytes, for SIZE_MBS, MEMLAT, SIZE_MBSEC, HTTP */
     double classic_n;          /* files, for HTTP */
     double classic_extra[3];   /* more numbers of a compound line (CACHE, TLB_NS ...) */
+    double classic_y;          /* FS_PAIR: files per sample */
+    int classic_mode;          /* LMDD: enum lmb_lmdd_print */
     struct lmb_result result;  /* owned by the record once added */
     /* Filled by lmb_record_finish: */
     double *values;            /* samples in `unit` */
@@ -171,6 +189,14 @@ void lmb_report_setting(struct lmb_report *rep, struct lmb_setting s);
  * any status but ok, and each warning of the result. */
 void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res);
 
+/* Two records shown as one classic line (lat_fs's create and delete rates of one
+ * size, LMB_CLASSIC_FS_PAIR in a): each is finished and counted as by
+ * lmb_report_add, and the line is printed only when both are ok; otherwise each
+ * record that is not ok gets its status message. Both are kept for the JSON
+ * document when there is one. */
+void lmb_report_add_pair(struct lmb_report *rep, struct lmb_record *a, struct lmb_result *ra,
+                         struct lmb_record *b, struct lmb_result *rb);
+
 /* A section line of the classic output ('"stride=64', a blank line ...). */
 void lmb_report_marker(struct lmb_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -226,6 +252,6 @@ double lmb_result_min(const struct lmb_result *r);
 void lmb_result_sort(struct lmb_result *r);
 
 /* The median of the samples (sorting them), NAN when there are none. */
-double lmb_result_median(struct lmb_result *r);
+double lmb_result_sort_median(struct lmb_result *r);
 
 #endif

@@ -678,8 +678,12 @@ static void run_command(struct run *r, const struct lmb_step *s, char **argv, in
             kill_at = now_s() + (leave ? 0.2 : 2);
         }
         if (stop_signal && !finish && !killed) {
+            /* SIGTERM first: a benchmark removes its temporary files (in FSDIR,
+             * its TMPDIR) on SIGTERM; what is still there after a second is
+             * killed. */
             o->interrupted = true;
-            killpg(pid, SIGKILL);
+            killpg(pid, SIGTERM);
+            kill_at = now_s() + 1;
             killed = true;
         } else if (!killed && deadline > 0 && now_s() > deadline) {
             o->timed_out = true;

@@ -83,7 +83,7 @@ deps() {
     LOGGED=$(cat "$LOG")
 }
 
-APT_BASE="gcc make pkg-config libjansson-dev libcmocka-dev perl jq iproute2 procps libtirpc-dev"
+APT_BASE="gcc make pkg-config libjansson-dev libcmocka-dev perl jq iproute2 procps libtirpc-dev chromium"
 RPM_BASE="gcc make /usr/bin/pkg-config pkgconfig(jansson) pkgconfig(cmocka) /usr/bin/prove jq iproute procps-ng pkgconfig(libtirpc)"
 
 # --- apt-get --------------------------------------------------------------------------
@@ -105,7 +105,7 @@ use apt-get
 printf 'gcc\nmake\njq\n' >"$T/installed"
 deps
 is "$(printf '%s\n' "$LOGGED" | sed -n 2p)" \
-    "apt-get install -y -qq --no-install-recommends pkg-config libjansson-dev libcmocka-dev perl iproute2 procps libtirpc-dev" \
+    "apt-get install -y -qq --no-install-recommends pkg-config libjansson-dev libcmocka-dev perl iproute2 procps libtirpc-dev chromium" \
     "apt-get, some installed: only the missing ones"
 
 use apt-get

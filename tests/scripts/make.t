@@ -43,7 +43,7 @@ is "$RC" 0 "make install DESTDIR PREFIX=/usr: exit status 0"
 check "lmbench in bin, executable" test -f "$R/usr/bin/lmbench" -a -x "$R/usr/bin/lmbench"
 for n in $NAMES; do
     case $n in
-    bw_* | lat_*)
+    bw_* | lat_* | lmdd)
         ok $([ -L "$R/usr/bin/$n" ] && [ "$(readlink "$R/usr/bin/$n")" = lmbench ]; echo $?) \
             "$n: a link to lmbench in bin"
         ;;

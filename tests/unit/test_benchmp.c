@@ -471,7 +471,8 @@ static struct lmb_timed pp_timed(struct pingpong *p)
                                .partner = pp_partner, .after_partners = pp_after };
 }
 
-static void check_partner_run(bool threads, const char *sched, const char *ends)
+static void check_partner_run(bool threads, const char *sched, const char *cpus,
+                              const char *ends)
 {
     struct lmb_ctx ctx;
     struct pingpong p = { { -1, -1 }, { -1, -1 }, 0 };
@@ -481,7 +482,7 @@ static void check_partner_run(bool threads, const char *sched, const char *ends)
 
     make_ctx(&ctx, 2, 3, 2000000);
     ctx.opt.threads = threads;
-    assert_int_equal(lmb_sched_setup(&ctx.sched, sched, NULL, err, sizeof err), 0);
+    assert_int_equal(lmb_sched_setup(&ctx.sched, sched, cpus, err, sizeof err), 0);
     lmb_measure(&ctx, &t, &res);
     if (res.status != LMB_OK)
         fail_msg("%s %s: status %s: %s", threads ? "threads" : "processes", sched,
@@ -503,12 +504,14 @@ static void check_partner_run(bool threads, const char *sched, const char *ends)
 static void test_partners(void **state)
 {
     (void)state;
-    check_partner_run(false, "DEFAULT", "unpinned");
-    check_partner_run(true, "DEFAULT", "unpinned");
-    check_partner_run(false, "SINGLE", "same_cpu");
-    check_partner_run(true, "BALANCED", "same_cpu");
+    check_partner_run(false, "DEFAULT", NULL, "unpinned");
+    check_partner_run(true, "DEFAULT", NULL, "unpinned");
+    check_partner_run(false, "SINGLE", NULL, "same_cpu");
+    check_partner_run(true, "BALANCED", NULL, "same_cpu");
+    /* --cpus with one CPU confines both ends to it, pinned or not. */
+    check_partner_run(false, "DEFAULT", "0", "same_cpu");
     if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
-        check_partner_run(false, "UNIQUE", "two_cpus");
+        check_partner_run(false, "UNIQUE", NULL, "two_cpus");
 }
 
 /* A partner that dies makes its copy fail at once, with the partner named. */

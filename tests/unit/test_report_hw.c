@@ -249,16 +249,16 @@ static void test_min_sort_median(void **state)
     (void)state;
     assert_int_equal(lmb_result_values(&r, v, 6, NULL), 0);
     assert_true(lmb_result_min(&r) == 1);
-    assert_true(lmb_result_median(&r) == 3.5);
+    assert_true(lmb_result_sort_median(&r) == 3.5);
     for (size_t i = 0; i < 6; i++)
         assert_true(r.samples[i] == (double)(i + 1));
     lmb_result_free(&r);
     assert_int_equal(lmb_result_values(&r, v, 3, NULL), 0);
-    assert_true(lmb_result_median(&r) == 4);
+    assert_true(lmb_result_sort_median(&r) == 4);
     lmb_result_free(&r);
     assert_int_equal(lmb_result_values(&r, NULL, 0, NULL), 0);
     assert_true(isinf(lmb_result_min(&r)));
-    assert_true(isnan(lmb_result_median(&r)));
+    assert_true(isnan(lmb_result_sort_median(&r)));
     lmb_result_sort(&r);
     lmb_result_free(&r);
 }

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# lat_mmap: the classic line (three decimals under 10 us, none above), -r, -C,
+# --json, small sizes measured (not skipped), bad input and files, signals.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-os.sh"
+
+CMD=$BIN/lat_mmap
+# lmbench 3 printed %.3f under 10 microseconds and %.0f from there on.
+US='([0-9]\.[0-9]{3}|[1-9][0-9]+)'
+
+head -c 2097152 /dev/urandom >"$T/data"
+
+for s in 1 4k 64k 1m 2m; do
+    run "$CMD" -N 3 "$s" "$T/data"
+    ok $([ "$RC" = 0 ] && [ -z "$OUT" ]; echo $?) "$s: exit 0, nothing on stdout"
+    all_like "$ERR" "^[0-9]+\\.[0-9]{6} $US\$" "$s: one line 'MB (%.6f) microseconds'"
+    is "$(count_lines "$ERR")" 1 "$s: exactly one line"
+    positive "$(printf '%s\n' "$ERR" | awk '{ print $2 }')" "$s: the latency is positive"
+done
+run "$CMD" -N 3 64k "$T/data"
+like "$ERR" '^0\.065536 ' "64k: size printed 0.065536"
+run "$CMD" -N 3 -r 1m "$T/data"
+one_line_like "$ERR" "^1\\.048576 $US\$" "-r 1m: the classic line"
+
+mkdir "$T/d"
+cp "$T/data" "$T/d/data"
+tag=$(new_tag)
+run env LMB_TEST_TAG="$tag" "$CMD" -C -P 2 -N 3 1m "$T/d/data"
+one_line_like "$ERR" "^1\\.048576 $US\$" "-C -P 2: one classic line"
+is "$(ls -A "$T/d")" "data" "-C -P 2: the copies are removed"
+no_process_left "$tag" "-C -P 2: no process left behind"
+
+if json_usable; then
+    run_json "$CMD" -N 3 --json 64k "$T/data"
+    json_one_record "$T/json" lat_mmap null us
+    json_ok "$T/json" ".results[0].params == {\"size_bytes\": 65536, \"file\": \"$T/data\"}" \
+        "--json: params size_bytes and file"
+    run_json "$CMD" -N 3 --json -r 64k "$T/data"
+    json_ok "$T/json" '.results[0].params.random == true' "--json -r: params.random true"
+else
+    skip "--json: jq missing or built without jansson"
+fi
+
+usage_error lat_mmap "$CMD"
+usage_error lat_mmap "$CMD" 64k
+usage_error lat_mmap "$CMD" 0 "$T/data"
+usage_error lat_mmap "$CMD" 1x "$T/data"
+usage_error lat_mmap "$CMD" 64k "$T/data" extra
+usage_error lat_mmap "$CMD" -q 64k "$T/data"
+
+failed_run lat_mmap "a missing file: exit 1" "$CMD" -N 3 4k "$T/missing"
+failed_run lat_mmap "a directory: exit 1" "$CMD" -N 3 4k "$T"
+like "$ERR" 'is a directory' "a directory: says so"
+failed_run lat_mmap "a size larger than the file: exit 1" "$CMD" -N 3 3m "$T/data"
+like "$ERR" 'fewer than the 3145728' "larger than the file: says so"
+failed_run lat_mmap "5g on a small file: exit 1" "$CMD" -N 3 5g "$T/data"
+like "$ERR" 'fewer than the 5368709120' "5g: the size is 64-bit"
+
+interrupted lat_mmap "$T/d" "-C -P 2" "$CMD" -C -P 2 -N 1000 --min-time 0.2 1m "$T/d/data"
+
+done_testing

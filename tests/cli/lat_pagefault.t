@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# lat_pagefault: the classic line, -C, --json, bad input and files, signals.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-os.sh"
+
+CMD=$BIN/lat_pagefault
+NUM='[0-9]+\.[0-9]{4}'
+
+head -c 1048576 /dev/urandom >"$T/data"
+
+run "$CMD" -N 3 "$T/data"
+ok $([ "$RC" = 0 ] && [ -z "$OUT" ]; echo $?) "exit 0, nothing on stdout"
+one_line_like "$ERR" "^Pagefaults on $T/data: $NUM microseconds\$" "stderr is exactly 'Pagefaults on FILE: X.XXXX microseconds'"
+positive "$(label_value "$ERR")" "the latency is positive"
+
+# A file of one byte: one page.
+printf x >"$T/one"
+run "$CMD" -N 3 "$T/one"
+one_line_like "$ERR" "^Pagefaults on $T/one: $NUM microseconds\$" "a one-byte file: the classic line"
+
+mkdir "$T/d"
+cp "$T/data" "$T/d/data"
+tag=$(new_tag)
+run env LMB_TEST_TAG="$tag" "$CMD" -C -P 2 -N 3 "$T/d/data"
+one_line_like "$ERR" "^Pagefaults on $T/d/data: $NUM microseconds\$" "-C -P 2: one classic line, naming the file given"
+is "$(ls -A "$T/d")" "data" "-C -P 2: the copies are removed"
+no_process_left "$tag" "-C -P 2: no process left behind"
+
+if json_usable; then
+    run_json "$CMD" -N 3 --json "$T/data"
+    json_one_record "$T/json" lat_pagefault null us
+    json_ok "$T/json" ".results[0].params == {\"file\": \"$T/data\"}" "--json: params.file"
+else
+    skip "--json: jq missing or built without jansson"
+fi
+
+usage_error lat_pagefault "$CMD"
+usage_error lat_pagefault "$CMD" "$T/data" extra
+usage_error lat_pagefault "$CMD" -N 0 "$T/data"
+
+failed_run lat_pagefault "a missing file: exit 1" "$CMD" -N 3 "$T/missing"
+failed_run lat_pagefault "a directory: exit 1" "$CMD" -N 3 "$T"
+: >"$T/empty"
+failed_run lat_pagefault "an empty file: exit 1" "$CMD" -N 3 "$T/empty"
+like "$ERR" 'holds 0 bytes' "an empty file: says it is too short"
+
+interrupted lat_pagefault "$T/d" "-C -P 2" "$CMD" -C -P 2 -N 1000 --min-time 0.2 "$T/d/data"
+
+done_testing

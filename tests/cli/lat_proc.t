@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# lat_proc: classic lines, --json, the hello helper (found beside the binary,
+# a clear failure when missing), bad input, signals.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-os.sh"
+
+CMD=$BIN/lat_proc
+NUM='[0-9]+\.[0-9]{4}'
+
+for pair in "procedure:Procedure call" "fork:Process fork+exit" "exec:Process fork+execve" \
+            "shell:Process fork+/bin/sh -c"; do
+    v=${pair%%:*}
+    label=${pair#*:}
+    run "$CMD" -N 3 "$v"
+    is "$RC" 0 "$v: exit status 0"
+    is "$OUT" "" "$v: nothing on stdout (the helper's output goes to /dev/null)"
+    one_line_like "$ERR" "^$(printf '%s' "$label" | sed 's/[+/]/\\&/g'): $NUM microseconds\$" \
+        "$v: stderr is exactly '$label: X.XXXX microseconds'"
+    positive "$(label_value "$ERR")" "$v: the latency is positive"
+done
+
+# --- help, list ------------------------------------------------------------------
+
+run "$CMD" --list
+is "$(printf '%s\n' "$OUT" | awk '{ print $1 }' | tr '\n' ' ')" "procedure fork exec shell " \
+    "--list: the four operations"
+run "$CMD" --help
+like "$OUT" '^Usage: lat_proc .*procedure\|fork\|exec\|shell' "--help: usage with the operations"
+
+# --- JSON ------------------------------------------------------------------------
+
+if json_usable; then
+    for v in procedure fork exec shell; do
+        run_json "$CMD" -N 3 --json "$v"
+        json_one_record "$T/json" lat_proc "$v" us
+        json_ok "$T/json" '.results[0].params == {}' "--json $v: no params"
+    done
+else
+    skip "--json: jq missing or built without jansson"
+fi
+
+# --- the hello helper ----------------------------------------------------------------
+
+# A copy of the build without the helper: exec and shell fail clearly, the
+# others still run; the helper is never looked for in /tmp.
+mkdir -p "$T/b/bin" "$T/b/libexec/lmbench"
+cp "$LMBENCH" "$T/b/bin/lmbench"
+ln -s lmbench "$T/b/bin/lat_proc"
+for v in exec shell; do
+    failed_run lat_proc "no hello helper: $v fails with exit 1 and a reason" "$T/b/bin/lat_proc" -N 3 "$v"
+    like "$ERR" 'hello helper' "no hello helper: $v names the helper"
+done
+run "$T/b/bin/lat_proc" -N 3 fork
+is "$RC" 0 "no hello helper: fork still works"
+# Beside the binary, or in ../libexec/lmbench.
+cp "$LMBENCH_BUILD/libexec/lmbench/hello" "$T/b/libexec/lmbench/hello"
+run "$T/b/bin/lat_proc" -N 3 exec
+one_line_like "$ERR" "^Process fork\\+execve: $NUM microseconds\$" "hello in ../libexec/lmbench: exec works"
+rm "$T/b/libexec/lmbench/hello"
+cp "$LMBENCH_BUILD/libexec/lmbench/hello" "$T/b/bin/hello"
+run "$T/b/bin/lat_proc" -N 3 shell
+one_line_like "$ERR" "^Process fork\\+/bin/sh -c: $NUM microseconds\$" "hello beside the binary: shell works"
+# A helper that fails: the measurement fails, saying so.
+printf '#!/bin/sh\nexit 3\n' >"$T/b/bin/hello"
+chmod +x "$T/b/bin/hello"
+failed_run lat_proc "a helper that exits 3: exec fails with a reason" "$T/b/bin/lat_proc" -N 3 exec
+like "$ERR" 'status 3' "a helper that exits 3: the status is in the reason"
+# A path with a quote and a space, through /bin/sh -c.
+mkdir -p "$T/it's here/bin"
+cp "$LMBENCH" "$T/it's here/bin/lmbench"
+ln -s lmbench "$T/it's here/bin/lat_proc"
+cp "$LMBENCH_BUILD/libexec/lmbench/hello" "$T/it's here/bin/hello"
+run "$T/it's here/bin/lat_proc" -N 3 shell
+one_line_like "$ERR" "^Process fork\\+/bin/sh -c: $NUM microseconds\$" "a helper path with a quote and a space: shell works"
+
+# --- bad input -----------------------------------------------------------------------
+
+usage_error lat_proc "$CMD"
+usage_error lat_proc "$CMD" spawn
+usage_error lat_proc "$CMD" fork extra
+usage_error lat_proc "$CMD" -N 0 fork
+usage_error lat_proc "$CMD" -P 0 fork
+usage_error lat_proc "$CMD" -x fork
+
+# --- -P 2 and signals ---------------------------------------------------------------
+
+tag=$(new_tag)
+run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 fork
+one_line_like "$ERR" "^Process fork\\+exit: $NUM microseconds\$" "-P 2 fork: one classic line"
+no_process_left "$tag" "-P 2 fork: no process left behind"
+
+interrupted_running "fork" "$CMD" -N 1000 --min-time 0.2 fork
+interrupted_running "shell" "$CMD" -N 1000 --min-time 0.2 shell
+
+done_testing

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# lat_sig: classic lines, prot with and without a file, --json, bad input and
+# bad files, signals.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-os.sh"
+
+CMD=$BIN/lat_sig
+NUM='[0-9]+\.[0-9]{4}'
+
+for pair in "install:Signal handler installation" "catch:Signal handler overhead" \
+            "prot:Protection fault"; do
+    v=${pair%%:*}
+    label=${pair#*:}
+    run "$CMD" -N 3 "$v"
+    ok $([ "$RC" = 0 ] && [ -z "$OUT" ]; echo $?) "$v: exit 0, nothing on stdout"
+    one_line_like "$ERR" "^$label: $NUM microseconds\$" "$v: stderr is exactly '$label: X.XXXX microseconds'"
+    positive "$(label_value "$ERR")" "$v: the latency is positive"
+done
+
+# prot on a file given, kept in place.
+printf 'some data\n' >"$T/file"
+run "$CMD" -N 3 prot "$T/file"
+one_line_like "$ERR" "^Protection fault: $NUM microseconds\$" "prot FILE: the classic line"
+positive "$(label_value "$ERR")" "prot FILE: the latency is positive"
+check "prot FILE: the file is left in place, unchanged" sh -c '[ "$(cat "$1")" = "some data" ]' sh "$T/file"
+
+# A file given to install or catch: a warning, then the result.
+run "$CMD" -N 3 catch "$T/file"
+is "$RC" 0 "catch FILE: exit status 0"
+like "$ERR" '^lat_sig: warning: ' "catch FILE: a warning"
+like "$ERR" "^Signal handler overhead: $NUM microseconds\$" "catch FILE: the classic line"
+
+# Several copies each catch their own signals and faults.
+for v in catch prot; do
+    tag=$(new_tag)
+    run env LMB_TEST_TAG="$tag" "$CMD" -P 2 -N 3 "$v"
+    ok $([ "$RC" = 0 ] && [ "$(count_lines "$ERR")" = 1 ]; echo $?) "-P 2 $v: exit 0, one line"
+    no_process_left "$tag" "-P 2 $v: no process left behind"
+done
+
+# --- JSON ----------------------------------------------------------------------------
+
+if json_usable; then
+    for v in install catch prot; do
+        run_json "$CMD" -N 3 --json "$v"
+        json_one_record "$T/json" lat_sig "$v" us
+        json_ok "$T/json" '.results[0].params == {}' "--json $v: no params"
+    done
+    run_json "$CMD" -N 3 --json prot "$T/file"
+    json_ok "$T/json" ".results[0] | .case == \"prot\" and .params.file == \"$T/file\" and .status == \"ok\"" \
+        "--json prot FILE: params.file is the file"
+else
+    skip "--json: jq missing or built without jansson"
+fi
+
+# --- bad input -------------------------------------------------------------------------
+
+usage_error lat_sig "$CMD"
+usage_error lat_sig "$CMD" raise
+usage_error lat_sig "$CMD" prot "$T/file" extra
+usage_error lat_sig "$CMD" -N 0 catch
+usage_error lat_sig "$CMD" -P x catch
+
+failed_run lat_sig "prot on a missing file: exit 1, failed" "$CMD" -N 3 prot "$T/nonexistent"
+like "$ERR" 'No such file' "prot on a missing file: says so"
+failed_run lat_sig "prot on a directory: exit 1, failed" "$CMD" -N 3 prot "$T"
+like "$ERR" 'is a directory' "prot on a directory: says so"
+: >"$T/empty"
+failed_run lat_sig "prot on an empty file: exit 1, failed" "$CMD" -N 3 prot "$T/empty"
+like "$ERR" 'holds 0 bytes' "prot on an empty file: says it is too short"
+if [ "$(id -u)" != 0 ]; then
+    printf 'x' >"$T/secret"
+    chmod 000 "$T/secret"
+    failed_run lat_sig "prot on an unreadable file: exit 1, failed" "$CMD" -N 3 prot "$T/secret"
+else
+    skip "prot on an unreadable file: root reads everything"
+fi
+
+# --- signals -------------------------------------------------------------------------
+
+interrupted_running "catch" "$CMD" -P 2 -N 1000 --min-time 0.2 catch
+interrupted_running "prot" "$CMD" -N 1000 --min-time 0.2 prot
+
+done_testing
