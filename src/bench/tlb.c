@@ -92,10 +92,14 @@ struct point {
     double spread, packed;   /* best ns per load */
 };
 
+/* The first level's entries are the command's figure (case null, the classic
+ * line); every other figure is a record of case "level". */
 static void tlb_record(struct lmb_record *rec, const struct lmb_ctx *ctx, int level,
                        const char *quantity, enum lmb_unit unit)
 {
-    lmb_record_init(rec, ctx->bench->name, NULL, unit);
+    bool figure = level == 1 && strcmp(quantity, "entries") == 0;
+
+    lmb_record_init(rec, ctx->bench->name, figure ? NULL : "level", unit);
     lmb_record_param_int(rec, "level", level);
     lmb_record_param_str(rec, "quantity", quantity);
 }
