@@ -1,100 +1,43 @@
 // SPDX-License-Identifier: MIT
-/* lat_mem_rd: memory load latency over working-set sizes, by pointer chasing. */
+/* lat_mem_rd: memory load latency over working-set sizes, by pointer chasing.
+ * One operation is one load of a chain in which each load reads the address
+ * of the next (src/lib/chase.c); mapping and touching the buffer and laying
+ * the chain happen before the timing, in each copy. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/bench.h"
+#include "lib/chase.h"
+#include "lib/memlat.h"
 #include "lib/mem.h"
 #include "lib/sizes.h"
 #include "lib/sysinfo.h"
 
-/* Dependent loads per iteration of the timed loop: the loop's own branch is one
- * instruction in LOADS and overlaps with the chain, so it costs nothing
- * measurable and is not subtracted. */
-#define LOADS 256
 #define MIN_SIZE 512
 
-struct chase_state {
-    size_t size;
-    size_t stride;
-    bool random;
-    char *map;
-    size_t maplen;
-    void **cur;
+/* How the chain runs through the working set. */
+enum mode {
+    MODE_STRIDE,   /* lmbench 3's: one stride backwards at a time */
+    MODE_RANDOM,   /* -t: one random cycle */
+    MODE_PAGE,     /* -p: random inside each page, pages in random order */
+    MODE_HUGE,     /* -H: one random cycle over transparent huge pages */
 };
 
-#define CHASE1 p = (void **)*p;
-#define CHASE4 CHASE1 CHASE1 CHASE1 CHASE1
-#define CHASE16 CHASE4 CHASE4 CHASE4 CHASE4
-#define CHASE64 CHASE16 CHASE16 CHASE16 CHASE16
-#define CHASE256 CHASE64 CHASE64 CHASE64 CHASE64
+static const char *const mode_case[] = {
+    [MODE_STRIDE] = "stride",
+    [MODE_RANDOM] = "random",
+    [MODE_PAGE] = "page",
+    [MODE_HUGE] = "huge",
+};
 
-static void run_chase(uint64_t n, void *s)
-{
-    struct chase_state *st = s;
-    void **p = st->cur;
-
-    for (uint64_t i = 0; i < n; i++) {
-        CHASE256
-    }
-    st->cur = p;
-}
-
-/* splitmix64: a fixed seed, so that a chain is the same from run to run. */
-static uint64_t next_random(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* Links the elements (one pointer every `stride` bytes) into one ring. Classic:
- * each element points one stride back, as lmbench 3's chain. Random: a single
- * cycle in random order (Sattolo's shuffle, done in place on the elements), so
- * that no prefetcher can guess the next address. */
-static int chase_init(void *s, char *err, size_t errlen)
-{
-    struct chase_state *st = s;
-    size_t count = st->size / st->stride;
-    char *base;
-
-    st->maplen = st->size;
-    st->map = lmb_pages_alloc(st->maplen, 0, err, errlen);
-    if (st->map == NULL)
-        return -1;
-    lmb_pages_note(st->map, st->maplen);
-    base = st->map;
-#define SLOT(i) (*(uintptr_t *)(void *)(base + (i) * st->stride))
-    if (!st->random) {
-        for (size_t i = 0; i < count; i++)
-            SLOT(i) = (uintptr_t)(base + (i == 0 ? count - 1 : i - 1) * st->stride);
-    } else {
-        uint64_t seed = 0x6c6d62656e6368ULL;
-        for (size_t i = 0; i < count; i++)
-            SLOT(i) = i;
-        for (size_t i = count - 1; i > 0; i--) {
-            size_t j = (size_t)(next_random(&seed) % i);
-            uintptr_t t = SLOT(i);
-            SLOT(i) = SLOT(j);
-            SLOT(j) = t;
-        }
-        for (size_t i = 0; i < count; i++)
-            SLOT(i) = (uintptr_t)(base + SLOT(i) * st->stride);
-    }
-#undef SLOT
-    st->cur = (void **)(void *)base;
-    return 0;
-}
-
-static void chase_cleanup(void *s)
-{
-    struct chase_state *st = s;
-
-    lmb_pages_free(st->map, st->maplen);
-    st->map = NULL;
-}
+static const enum lmb_chase_order mode_order[] = {
+    [MODE_STRIDE] = LMB_CHASE_BACKWARD,
+    [MODE_RANDOM] = LMB_CHASE_RANDOM,
+    [MODE_PAGE] = LMB_CHASE_WINDOW,
+    [MODE_HUGE] = LMB_CHASE_RANDOM,
+};
 
 /* The working-set sizes, as lmbench 3 steps them: 512, 1k, 2k, 3k, 4k, 6k, 8k,
  * then 2k steps to 32k, then eight steps per doubling. */
@@ -115,6 +58,9 @@ static uint64_t next_size(uint64_t s)
 
 static const struct lmb_optdef options[] = {
     { 't', NULL, "random order: one random cycle through the elements (defeats prefetchers)" },
+    { 'p', NULL, "page order: random inside each page, pages in random order (few TLB misses)" },
+    { 'H', NULL, "huge pages: the random cycle over transparent huge pages" },
+    { 'S', NULL, "only the largest size: one row per stride, no sweep" },
 };
 
 /* len: a plain number is megabytes (2^20 bytes), as lmbench 3; or a size
@@ -134,10 +80,10 @@ static int parse_len(const char *a, uint64_t *len, char *err, size_t errlen)
 }
 
 /* The record of one point of a curve. */
-static void point_record(struct lmb_record *rec, const struct lmb_ctx *ctx, bool random,
+static void point_record(struct lmb_record *rec, const struct lmb_ctx *ctx, enum mode mode,
                          uint64_t size, uint64_t stride)
 {
-    lmb_record_init(rec, ctx->bench->name, random ? "random" : "stride", LMB_UNIT_NS);
+    lmb_record_init(rec, ctx->bench->name, mode_case[mode], LMB_UNIT_NS);
     lmb_record_param_int(rec, "size_bytes", (long long)size);
     lmb_record_param_int(rec, "stride_bytes", (long long)stride);
     rec->headline = LMB_HEAD_MIN;
@@ -149,8 +95,20 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     uint64_t len, strides[64];
     size_t nstrides = 0;
-    bool random = lmb_opt_given(ctx, 't');
+    enum mode mode = MODE_STRIDE;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
     char err[256];
+
+    if (lmb_opt_given(ctx, 'p') && lmb_opt_given(ctx, 'H'))
+        return lmb_usage_error(ctx, "-p and -H are different orders: give one");
+    if (lmb_opt_given(ctx, 'p') && lmb_opt_given(ctx, 't'))
+        return lmb_usage_error(ctx, "-p and -t are different orders: give one");
+    if (lmb_opt_given(ctx, 't'))
+        mode = MODE_RANDOM;
+    if (lmb_opt_given(ctx, 'p'))
+        mode = MODE_PAGE;
+    if (lmb_opt_given(ctx, 'H'))
+        mode = MODE_HUGE;
 
     if (argc < 1)
         return lmb_usage_error(ctx, "needs the largest size in MB");
@@ -177,37 +135,45 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
      * not fit, not bad usage (on a 32-bit machine, 2g may already be one). */
     if (len > SIZE_MAX / 2) {
         struct lmb_record rec;
-        point_record(&rec, ctx, random, len, strides[0]);
+        point_record(&rec, ctx, mode, len, strides[0]);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
-                                     "%" PRIu64 " bytes do not fit in this machine's %zu-bit address space",
+                                     "%" PRIu64 " bytes do not fit in this machine's %zu-bit "
+                                     "address space",
                                      len, sizeof(size_t) * 8);
     }
     if (lmb_memory_fits(len, ctx->opt.parallel, err, sizeof err) != 0) {
         struct lmb_record rec;
-        point_record(&rec, ctx, random, len, strides[0]);
+        point_record(&rec, ctx, mode, len, strides[0]);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     }
 
     for (size_t k = 0; k < nstrides; k++) {
         lmb_report_marker(&ctx->report, "\"stride=%" PRIu64, strides[k]);
-        for (uint64_t size = MIN_SIZE; size <= len; size = next_size(size)) {
-            struct chase_state st = { .size = (size_t)size, .stride = (size_t)strides[k],
-                                      .random = random };
-            struct lmb_timed t = {
-                .init = chase_init,
-                .run = run_chase,
-                .cleanup = chase_cleanup,
-                .state = &st,
-                .metric = LMB_METRIC_LATENCY,
-                .per_iter = LOADS,
+        uint64_t first = MIN_SIZE;
+        if (lmb_opt_given(ctx, 'S'))
+            first = len;
+        for (uint64_t size = first; size <= len; size = next_size(size)) {
+            /* One point: 256 dependent loads per iteration of the timed loop
+             * (src/lib/memlat.c); the loop's own branch, one per 256 loads,
+             * overlaps with the chain and is not subtracted. The page order's
+             * window is a page, or the stride when that is larger (then the
+             * order is random). */
+            struct lmb_memlat m = {
+                .size = (size_t)size,
+                .stride = (size_t)strides[k],
+                .order = mode_order[mode],
+                .window = strides[k] >= page ? (size_t)strides[k]
+                                             : page / (size_t)strides[k] * (size_t)strides[k],
+                .chains = 1,
+                .huge = mode == MODE_HUGE,
             };
             struct lmb_record rec;
             struct lmb_result res;
 
             if (size < strides[k])
                 continue;
-            lmb_measure(ctx, &t, &res);
-            point_record(&rec, ctx, random, size, strides[k]);
+            lmb_memlat_measure(ctx, &m, &res);
+            point_record(&rec, ctx, mode, size, strides[k]);
             lmb_report_add(&ctx->report, &rec, &res);
         }
         lmb_report_marker(&ctx->report, "%s", "");
@@ -226,7 +192,10 @@ const struct lmb_bench lmb_bench_lat_mem_rd = {
             "size (MB of 2^20 bytes) and nanoseconds per load, the minimum over the\n"
             "repetitions. The default chain points one stride backwards, which prefetchers\n"
             "on current CPUs follow; -t visits the elements in one random cycle instead,\n"
-            "which they cannot. The default stride is the cache line size.\n",
+            "which they cannot. -p visits each page's elements in random order, the pages\n"
+            "in random order too: one TLB miss per page instead of one per load. -H is -t\n"
+            "over transparent huge pages. The default stride is the cache line size. -S\n"
+            "measures the largest size only.\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = lat_mem_rd_main,

@@ -335,7 +335,24 @@ int lmb_curve_analyze(const double *sz, const double *ns, size_t n, struct lmb_c
             next = 0;
         if (next > lv->latency_ns) {
             double limit = 0.5 * (log(lv->latency_ns) + log(next));
-            lv->size_bytes = sz[last_below(S, n, lv->first, limit)];
+            size_t end = last_below(S, n, lv->first, limit);
+            /* A shoulder: more than a doubling of working sets between
+             * LMB_CURVE_SIZE_RISE times this level's latency and the geometric
+             * mean, a level the curve does not show as a plateau (noise, or
+             * too small). It is not this level: end where the climb starts,
+             * and say so. */
+            if (limit > log(LMB_CURVE_SIZE_RISE * lv->latency_ns)) {
+                size_t cap = last_below(S, n, lv->first, log(LMB_CURVE_SIZE_RISE * lv->latency_ns));
+                if (end >= cap + 4 && sz[end] >= 2.0 * sz[cap]) {
+                    lmb_curve_format_size(sz[cap], a, sizeof a);
+                    lmb_curve_format_size(sz[end], b, sizeof b);
+                    note(out, "between %s and %s latency climbs from %.2f ns to %.2f ns without a "
+                              "plateau: a level may be hidden there (noise, or one too small to "
+                              "show)", a, b, ns[cap], ns[end]);
+                    end = cap;
+                }
+            }
+            lv->size_bytes = sz[end];
         } else {
             lv->size_bytes = sz[lv->last];
             if (k + 1 == nlev && mem_first == n) {

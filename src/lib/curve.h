@@ -39,7 +39,11 @@
  *    go that far: a note says so).
  *  - A cache level's size is the largest working set whose latency is still
  *    below the geometric mean of its own latency and the next level's: the
- *    largest working set this level still serves for the most part.
+ *    largest working set this level still serves for the most part. Except
+ *    on a shoulder: when latency climbs past 3 times the level's own over
+ *    more than a doubling of sizes before that mean, a level the curve does
+ *    not show as a plateau lies there; the size ends where the climb starts,
+ *    and a note says so.
  * Whatever does not fit this picture (a curve that ends while rising, latency
  * that falls, a noisy curve, no memory plateau) is said in a note.
  */
@@ -60,6 +64,10 @@
 #define LMB_CURVE_MIN_SPAN 1.5
 /* Plateaus closer than this in latency (ratio) are one level. */
 #define LMB_CURVE_MERGE_RATIO 1.3
+/* Past this times a level's own latency, a climb of more than a doubling in
+ * size before the geometric mean with the next level is a hidden level (a
+ * shoulder), not this one. */
+#define LMB_CURVE_SIZE_RISE 3.0
 /* The slowest a cache is taken to be: a plateau this slow or slower is memory. */
 #define LMB_CURVE_MEMORY_NS 40.0
 

@@ -3,6 +3,7 @@
 #include "lib/report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
@@ -19,18 +20,33 @@ const char *lmb_unit_name(enum lmb_unit u)
     case LMB_UNIT_US: return "us";
     case LMB_UNIT_NS: return "ns";
     case LMB_UNIT_MBS: return "MB/s";
+    case LMB_UNIT_MHZ: return "MHz";
+    case LMB_UNIT_BYTES: return "bytes";
+    case LMB_UNIT_PAGES: return "pages";
+    case LMB_UNIT_MB: return "MB";
+    case LMB_UNIT_RATIO: return "x";
     }
     return "";
 }
 
 const char *lmb_metric_name(enum lmb_unit u)
 {
-    return u == LMB_UNIT_MBS ? "bandwidth" : "latency";
+    switch (u) {
+    case LMB_UNIT_US:
+    case LMB_UNIT_NS: return "latency";
+    case LMB_UNIT_MBS: return "bandwidth";
+    case LMB_UNIT_MHZ: return "frequency";
+    case LMB_UNIT_BYTES:
+    case LMB_UNIT_PAGES:
+    case LMB_UNIT_MB: return "size";
+    case LMB_UNIT_RATIO: return "parallelism";
+    }
+    return "";
 }
 
 bool lmb_unit_higher_is_better(enum lmb_unit u)
 {
-    return u == LMB_UNIT_MBS;
+    return u != LMB_UNIT_US && u != LMB_UNIT_NS;
 }
 
 /* Samples arrive in SI (ns per operation, bytes per second); a value in the
@@ -41,6 +57,11 @@ static double unit_divisor(enum lmb_unit u)
     case LMB_UNIT_US: return 1e3;
     case LMB_UNIT_NS: return 1.0;
     case LMB_UNIT_MBS: return 1e6;
+    case LMB_UNIT_MHZ: return 1e6;          /* from Hz */
+    case LMB_UNIT_MB: return 1048576.0;     /* from bytes */
+    case LMB_UNIT_BYTES:
+    case LMB_UNIT_PAGES:
+    case LMB_UNIT_RATIO: return 1.0;
     }
     return 1.0;
 }
@@ -178,6 +199,45 @@ size_t lmb_render_classic(const struct lmb_record *r, char *buf, size_t len)
         n = snprintf(buf, len, "Avg xfer: %.1fKB, %.1fKB in %.4f millisecs, %.2f MB/sec\n",
                      r->classic_x / r->classic_n / 1e3, r->classic_x / 1e3,
                      r->classic_x / (r->value * 1e6) * 1e3, r->value);
+        break;
+    /* The processor and memory benchmarks' shapes. */
+    case LMB_CLASSIC_LABEL_NS:
+        n = snprintf(buf, len, "%s: %.2f nanoseconds\n", r->label, r->value);
+        break;
+    case LMB_CLASSIC_LABEL_VALUE:
+        n = snprintf(buf, len, "%s: %.2f\n", r->label, r->value);
+        break;
+    case LMB_CLASSIC_MHZ:
+        n = snprintf(buf, len, "%.0f MHz, %.4f nanosec clock\n", r->value, 1000.0 / r->value);
+        break;
+    case LMB_CLASSIC_PERIOD:
+        n = snprintf(buf, len, "%.4f\n", 1000.0 / r->value);
+        break;
+    case LMB_CLASSIC_INT:
+        n = snprintf(buf, len, "%.0f\n", r->value);
+        break;
+    case LMB_CLASSIC_LABEL_INT:
+        n = snprintf(buf, len, "%s: %.0f %s\n", r->label, r->value, lmb_unit_name(r->unit));
+        break;
+    case LMB_CLASSIC_TLB_NS:
+        n = snprintf(buf, len, "%s: %.0f %s %.5f nanoseconds\n", r->label, r->value,
+                     lmb_unit_name(r->unit), r->classic_extra[0]);
+        break;
+    case LMB_CLASSIC_CACHE:
+        n = snprintf(buf, len, "L%.0f cache: %.0f bytes %.2f nanoseconds %.0f linesize "
+                               "%.2f parallelism\n",
+                     r->classic_x, r->value, r->classic_extra[0], r->classic_extra[1],
+                     r->classic_extra[2]);
+        break;
+    case LMB_CLASSIC_CACHE_MEM:
+        n = snprintf(buf, len, "Memory latency: %.2f nanoseconds %.2f parallelism\n", r->value,
+                     r->classic_extra[0]);
+        break;
+    case LMB_CLASSIC_SIZE_VALUE:
+        n = snprintf(buf, len, "%.6f %.2f\n", r->classic_x / 1e6, r->value);
+        break;
+    case LMB_CLASSIC_FLOAT:
+        n = snprintf(buf, len, "%f\n", r->value);
         break;
 
     /* --- shapes of the operating-system benchmarks ------------------------- */
@@ -432,4 +492,106 @@ int lmb_report_exit_status(const struct lmb_report *rep)
     if (total > 0 && rep->counts[LMB_SKIPPED] == total)
         return LMB_EXIT_SKIPPED;
     return LMB_EXIT_OK;
+}
+
+/* --- results computed from results (the processor and memory benchmarks) ------ */
+
+static void copy_placement(struct lmb_result *out, const struct lmb_result *from)
+{
+    out->copies = from->copies;
+    out->policy = from->policy;
+    out->iters = from->iters;
+    out->warmup_s = from->warmup_s;
+    for (unsigned i = 0; i < from->nwarnings && i < LMB_MAX_RESULT_WARNINGS; i++)
+        memcpy(out->warnings[i], from->warnings[i], sizeof out->warnings[i]);
+    out->nwarnings = from->nwarnings;
+    if (from->copies > 0 && from->cpu_assigned != NULL && from->cpu_ran != NULL) {
+        out->cpu_assigned = malloc(from->copies * sizeof *out->cpu_assigned);
+        out->cpu_ran = malloc(from->copies * sizeof *out->cpu_ran);
+        if (out->cpu_assigned == NULL || out->cpu_ran == NULL) {
+            free(out->cpu_assigned);
+            free(out->cpu_ran);
+            out->cpu_assigned = out->cpu_ran = NULL;
+            out->copies = 0;
+            return;
+        }
+        memcpy(out->cpu_assigned, from->cpu_assigned, from->copies * sizeof *out->cpu_assigned);
+        memcpy(out->cpu_ran, from->cpu_ran, from->copies * sizeof *out->cpu_ran);
+    } else {
+        out->copies = 0;
+    }
+}
+
+int lmb_result_derive(struct lmb_result *out, const struct lmb_result *a,
+                      const struct lmb_result *b, double (*f)(double a, double b, void *arg),
+                      void *arg)
+{
+    memset(out, 0, sizeof *out);
+    copy_placement(out, a);
+    out->elapsed_s = a->elapsed_s + (b != NULL ? b->elapsed_s : 0);
+    out->warmup_s = a->warmup_s + (b != NULL ? b->warmup_s : 0);
+    if (a->status != LMB_OK) {
+        lmb_result_set_status(out, a->status, "%s", a->reason);
+        return 0;
+    }
+    if (b != NULL && b->status != LMB_OK) {
+        lmb_result_set_status(out, b->status, "%s", b->reason);
+        return 0;
+    }
+    if (b != NULL && b->n != a->n) {
+        lmb_result_set_status(out, LMB_FAILED, "results of %zu and %zu samples cannot be combined",
+                              a->n, b->n);
+        return -1;
+    }
+    if (a->n > 0) {
+        out->samples = malloc(a->n * sizeof *out->samples);
+        if (out->samples == NULL) {
+            lmb_result_set_status(out, LMB_FAILED, "out of memory");
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < a->n; i++)
+        out->samples[i] = f(a->samples[i], b != NULL ? b->samples[i] : 0.0, arg);
+    out->n = a->n;
+    out->status = LMB_OK;
+    return 0;
+}
+
+int lmb_result_values(struct lmb_result *out, const double *v, size_t n,
+                      const struct lmb_result *from)
+{
+    memset(out, 0, sizeof *out);
+    if (from != NULL)
+        copy_placement(out, from);
+    return lmb_result_set_values(out, v, n);
+}
+
+double lmb_result_min(const struct lmb_result *r)
+{
+    double m = INFINITY;
+
+    for (size_t i = 0; i < r->n; i++)
+        if (r->samples[i] < m)
+            m = r->samples[i];
+    return m;
+}
+
+static int cmp_sample(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void lmb_result_sort(struct lmb_result *r)
+{
+    if (r->n > 1)
+        qsort(r->samples, r->n, sizeof *r->samples, cmp_sample);
+}
+
+double lmb_result_sort_median(struct lmb_result *r)
+{
+    if (r->n == 0)
+        return NAN;
+    lmb_result_sort(r);
+    return r->n % 2 ? r->samples[r->n / 2] : (r->samples[r->n / 2 - 1] + r->samples[r->n / 2]) / 2;
 }

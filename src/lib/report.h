@@ -20,6 +20,15 @@ enum lmb_unit {
     LMB_UNIT_US,      /* latency in microseconds */
     LMB_UNIT_NS,      /* latency in nanoseconds */
     LMB_UNIT_MBS,     /* bandwidth in 10^6 bytes per second */
+    /* Units of the processor and memory benchmarks. Their samples are computed
+     * (lmb_result_derive, lmb_result_values) in the unit's base, as the other
+     * units' samples are: Hz, bytes, a plain number. */
+    LMB_UNIT_MHZ,     /* a clock rate in MHz (metric "frequency"; samples in Hz) */
+    LMB_UNIT_BYTES,   /* a size in bytes (metric "size") */
+    LMB_UNIT_PAGES,   /* a count of pages (metric "size"; samples a plain number) */
+    LMB_UNIT_MB,      /* a size in MB of 2^20 bytes, as memsize prints it (metric "size";
+                         samples in bytes) */
+    LMB_UNIT_RATIO,   /* a dimensionless ratio, "x" (metric "parallelism") */
 };
 
 /* The statistic shown in the classic line. */
@@ -39,6 +48,21 @@ enum lmb_classic {
     LMB_CLASSIC_LABEL_MBSEC, /* "<label>: %.2f MB/sec" */
     LMB_CLASSIC_HTTP,        /* "Avg xfer: %.1fKB, %.1fKB in %.4f millisecs, %.2f MB/sec":
                                 classic_x bytes in classic_n files, at the value's MB/s */
+    /* Shapes of the processor and memory benchmarks (STREAM's bandwidth lines
+     * use LMB_CLASSIC_LABEL_MBSEC above). classic_extra holds the other numbers
+     * of a line that shows several (cache, tlb -c). */
+    LMB_CLASSIC_LABEL_NS,    /* "<label>: %.2f nanoseconds" (lat_ops, STREAM, lat_rand) */
+    LMB_CLASSIC_LABEL_VALUE, /* "<label>: %.2f" (par_ops) */
+    LMB_CLASSIC_MHZ,         /* "%d MHz, %.4f nanosec clock": MHz, 1000 / MHz */
+    LMB_CLASSIC_PERIOD,      /* "%.4f": 1000 / value, the period in ns of a MHz value */
+    LMB_CLASSIC_INT,         /* "%d": the value rounded (line, memsize) */
+    LMB_CLASSIC_LABEL_INT,   /* "<label>: %d <unit>" ("tlb: 64 pages", "cache line size: 64 bytes") */
+    LMB_CLASSIC_TLB_NS,      /* "<label>: %d <unit> %.5f nanoseconds": extra[0] ns */
+    LMB_CLASSIC_CACHE,       /* "L%d cache: %d bytes %.2f nanoseconds %d linesize %.2f parallelism":
+                                level classic_x, size value, extra[0..2] ns, line, parallelism */
+    LMB_CLASSIC_CACHE_MEM,   /* "Memory latency: %.2f nanoseconds %.2f parallelism": extra[0] */
+    LMB_CLASSIC_SIZE_VALUE,  /* "%.6f %.2f": size MB (10^6 bytes, classic_x), value (par_mem) */
+    LMB_CLASSIC_FLOAT,       /* "%f" (lat_dram_page) */
 
     /* --- shapes of the operating-system benchmarks ------------------------- */
     LMB_CLASSIC_MB_US,       /* lat_mmap: "%.6f %.3f" (under 10 us) or "%.6f %.0f": MB, us */
@@ -80,6 +104,7 @@ struct lmb_record {
     char label[256];           /* LMB_CLASSIC_LABEL_US, LMB_CLASSIC_LABEL_MBSEC, LMB_CLASSIC_LMDD */
     double classic_x;          /* bytes, for SIZE_MBS, MEMLAT, SIZE_MBSEC, HTTP */
     double classic_n;          /* files, for HTTP */
+    double classic_extra[3];   /* more numbers of a compound line (CACHE, TLB_NS ...) */
     double classic_y;          /* FS_PAIR: files per sample */
     int classic_mode;          /* LMDD: enum lmb_lmdd_print */
     struct lmb_result result;  /* owned by the record once added */
@@ -195,5 +220,38 @@ bool lmb_have_json(void);
 /* Flushes f and tells whether everything written to it so far arrived; on
  * failure *err (if not NULL and still 0) receives the errno. */
 bool lmb_stream_ok(FILE *f, int *err);
+
+
+/* --- results computed from results (the processor and memory benchmarks) ------
+ * For quantities that are not one timed loop: an operation's latency as the
+ * difference of two chain lengths, a parallelism as the ratio of two
+ * latencies, a clock rate from a period, a cache size read off a curve. */
+
+/* One sample per repetition: out->samples[i] = f(a->samples[i], b->samples[i],
+ * arg) (b may be NULL: f gets 0 for it). a and b must have the same number of
+ * samples, and are left as they are. out takes a's copies, placement,
+ * iterations and warnings, the summed elapsed and warm-up times, and the first
+ * status of a, b that is not ok (with its reason); when both are ok it is ok.
+ * Returns 0, or -1 with out failed (memory short, or a and b of different
+ * lengths). */
+int lmb_result_derive(struct lmb_result *out, const struct lmb_result *a,
+                      const struct lmb_result *b, double (*f)(double a, double b, void *arg),
+                      void *arg);
+
+/* A result holding n computed values (a level's size, the latencies of the
+ * points of a plateau ...; see lmb_result_set_values): status ok, copies and
+ * placement from `from` when given (else none), elapsed 0. Returns 0, or -1
+ * with out failed. */
+int lmb_result_values(struct lmb_result *out, const double *v, size_t n,
+                      const struct lmb_result *from);
+
+/* The smallest sample (the least disturbed time), +infinity when there is none. */
+double lmb_result_min(const struct lmb_result *r);
+
+/* Sorts the samples in increasing order (for pairing two results by rank). */
+void lmb_result_sort(struct lmb_result *r);
+
+/* The median of the samples (sorting them), NAN when there are none. */
+double lmb_result_sort_median(struct lmb_result *r);
 
 #endif

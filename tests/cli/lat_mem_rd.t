@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# lat_mem_rd: the stride blocks of the classic output, -t, sizes, --json, bad
-# input, -P, statuses, timeout and SIGINT.
+# lat_mem_rd: the stride blocks of the classic output, -t, -p, -H, sizes,
+# --json, bad input, -P, statuses, timeout and SIGINT.
 . "$(dirname "$0")/lib.sh"
 
 CMD=$BIN/lat_mem_rd
@@ -87,6 +87,29 @@ is "$(check_blocks "$T/err" "64 256" 32768)" ok "-t 32k 64 256: the same blocks 
 run "$CMD" -N 3 8k -t 64
 is "$(check_blocks "$T/err" "64" 8192)" ok "-t after the size is taken too"
 
+# -p: the page order keeps the classic shape too, also with a stride larger
+# than a page (then each window holds one element).
+run "$CMD" -p -N 3 32k 64 8k
+is "$RC" 0 "-p 32k 64 8k: exit status 0"
+is "$(check_blocks "$T/err" "64 8192" 32768)" ok "-p 32k 64 8k: the same blocks and rows"
+
+# -H: huge pages. Where the kernel has transparent huge pages the point is
+# measured; elsewhere it fails and says why.
+run "$CMD" -H -S -N 3 4m 64
+if [ "$RC" = 0 ]; then
+    is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1)" "4.00000" "-H -S 4m 64: one row at 4 MiB"
+else
+    is "$RC" 1 "-H -S 4m 64: without huge pages, exit status 1"
+    like "$ERR" 'huge' "-H -S 4m 64: without huge pages, the message says so"
+fi
+
+# -S: the largest size only, one row per stride, also off the steps.
+run "$CMD" -S -N 3 20k 64 128
+is "$RC" 0 "-S 20k 64 128: exit status 0"
+is "$(grep -Ec "$ROW" "$T/err")" 2 "-S 20k 64 128: two rows"
+is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1 | sort -u)" "0.01953" "-S 20k: the rows are at 20k (0.01953 MiB)"
+is "$(sed -n '1p' "$T/err")" '"stride=64' "-S: the block header stays"
+
 # A length off the size steps stops at the last step below it.
 run "$CMD" -N 3 5k 64
 is "$(check_blocks "$T/err" "64" 5120)" ok "5k: rows up to 4096 bytes, the last step below 5k"
@@ -99,7 +122,7 @@ is "$(grep -Ec "$ROW" "$T/err")" 1 "4k 4096: one row"
 
 run "$CMD" --help
 ok $([ "$RC" = 0 ] && [ -z "$ERR" ]; echo $?) "--help: exit 0, nothing on stderr"
-like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_mem_rd .*\[-t\] len_in_MB \[stride\.\.\.\]$' "--help: the usage line"
+like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_mem_rd .*\[-t\] \[-p\] \[-H\] \[-S\] len_in_MB \[stride\.\.\.\]$' "--help: the usage line"
 run "$CMD" --list
 is "$RC:$OUT" "0:" "--list: exit 0, no variants"
 
@@ -142,6 +165,18 @@ EOF
 -t --json: case random, status ok
     .results | length > 0 and all(.[]; .case == "random" and .status == "ok")
 EOF
+    run_json "$CMD" -N 3 -p --json 8k 64
+    json_checks "$T/json" <<'EOF'
+-p --json: case page, status ok, size_bytes and stride_bytes
+    .results | length > 0 and all(.[]; .case == "page" and .status == "ok"
+    and .params.stride_bytes == 64 and (.params.size_bytes | type == "number"))
+EOF
+    run_json "$CMD" -N 3 -H -S --json 2m 64
+    json_checks "$T/json" <<'EOF'
+-H --json: case huge, each ok or failed with a reason
+    .results | length > 0 and all(.[]; .case == "huge"
+    and (.status == "ok" or (.status == "failed" and (.reason | length > 0))))
+EOF
 else
     skip "--json: jq missing or built without jansson"
 fi
@@ -179,6 +214,8 @@ usage_error lat_mem_rd "$CMD" -N 0 64k
 usage_error lat_mem_rd "$CMD" -N abc 64k
 usage_error lat_mem_rd "$CMD" -x 64k
 usage_error lat_mem_rd "$CMD" --random 64k
+usage_error lat_mem_rd "$CMD" -p -H 64k
+usage_error lat_mem_rd "$CMD" -t -p 64k
 usage_error lat_mem_rd "$CMD" 64k -W
 usage_error lat_mem_rd "$CMD" --timeout -1 64k
 usage_error lat_mem_rd env ENOUGH=abc "$CMD" 64k

@@ -99,6 +99,9 @@ ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q 'list'; echo $?) "help of a
 MEASURE_WITHOUT_OPERANDS="lat_fs lat_pipe lat_unix lat_fifo lat_sem lat_fcntl lat_unix_connect
     bw_pipe bw_unix"
 MEASURE_WITHOUT_OPERANDS=$(echo $MEASURE_WITHOUT_OPERANDS)
+MEASURE_LONG_WITHOUT_OPERANDS="lat_ops par_ops mhz line cache tlb par_mem stream lat_rand
+    lat_dram_page memsize"
+MEASURE_LONG_WITHOUT_OPERANDS=$(echo $MEASURE_LONG_WITHOUT_OPERANDS)
 for c in $NAMES; do
     run "$BIN/$c" --help
     cp "$T/out" "$T/help1"
@@ -118,8 +121,17 @@ for c in $NAMES; do
         is "$RC" "$rc1" "lmbench $c -N 1 (no operands; it measures): the same exit status ($rc1)"
         ;;
     *)
-        # lmhttp with no arguments starts a server on port 8008: not here.
-        [ "$c" = lmhttp ] || same_bytes "lmbench $c (no arguments)" "$c"
+        case " $MEASURE_LONG_WITHOUT_OPERANDS " in
+        *" $c "*)
+            # These measure for long without operands (whole sweeps): a bad
+            # operand instead, a usage error both ways.
+            same_bytes "lmbench $c (a bad operand)" "$c" no-such-operand
+            ;;
+        *)
+            # lmhttp with no arguments starts a server on port 8008: not here.
+            [ "$c" = lmhttp ] || same_bytes "lmbench $c (no arguments)" "$c"
+            ;;
+        esac
         ;;
     esac
     same_bytes "lmbench $c --no-such-option" "$c" --no-such-option

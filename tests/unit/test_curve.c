@@ -316,6 +316,33 @@ static void test_noise_seeds(void **state)
     }
 }
 
+/* A level the curve cannot show as a plateau (here a steady climb from 9 to
+ * 30 ns between 1.2 MiB and 8 MiB): the L2 ends where the climb starts, not
+ * where latency reaches the geometric mean with memory, and a note says a
+ * level may hide there. */
+static void test_hidden_level(void **state)
+{
+    static struct curve cv;
+    struct lmb_curve c;
+    const struct model two = { .nlevels = 2, .cap = { 48 * KB, 1 * MB }, .lat = { 1.2, 4.0, 100 } };
+
+    (void)state;
+    cv.n = 0;
+    for (double s = 512; s <= 256 * MB; s = next_size(s)) {
+        double t = model_ns(&two, s);
+        if (s > 1.2 * MB && s < 8 * MB)
+            t = 9.0 * pow(s / (1.2 * MB), log(30.0 / 9.0) / log(8.0 / 1.2));
+        cv.size[cv.n] = s;
+        cv.ns[cv.n] = t;
+        cv.n++;
+    }
+    analyze_ok(&cv, &c);
+    assert_int_equal(c.nlevels, 2);
+    expect_level(&c, 1, 1 * MB, 0.9, 1.3, 4.0);
+    assert_true(c.memory.found);
+    assert_true(has_note(&c, "may be hidden"));
+}
+
 /* --- a VM declaring the host's whole L3 ------------------------------------------ */
 
 static void test_vm_declared_l3(void **state)
@@ -610,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_declared_l2_not_seen),
         cmocka_unit_test(test_noisy),
         cmocka_unit_test(test_noise_seeds),
+        cmocka_unit_test(test_hidden_level),
         cmocka_unit_test(test_vm_declared_l3),
         cmocka_unit_test(test_ends_inside_cache),
         cmocka_unit_test(test_ends_while_rising),

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/* tlb: how many pages the data TLBs map, and what missing them costs.
+ *
+ * One operation is one load of a pointer chain through n lines in random
+ * order. In the spread chain each line is in its own page (line i at offset
+ * i * line modulo the page, so the lines fill the cache sets as evenly as
+ * packed lines do); in the packed chain the same number of lines sit side by
+ * side, n / (page / line) pages. Both have the same cache footprint; only the
+ * spread one needs n TLB entries, so their ratio steps up each time n passes
+ * a TLB level. src/lib/curve.c reads the steps off the ratio curve. Mapping,
+ * touching and laying each chain are kept out of the timing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/bench.h"
+#include "lib/chase.h"
+#include "lib/curve.h"
+#include "lib/mem.h"
+#include "lib/memlat.h"
+#include "lib/sizes.h"
+#include "lib/sysinfo.h"
+
+#define MIN_PAGES 4
+#define MAX_POINTS 96
+#define DEFAULT_MAX_PAGES 16384
+#define SEED 0x746c62ULL
+
+static const struct lmb_optdef options[] = {
+    { 'c', NULL, "also print the cost of a miss of that TLB, in nanoseconds" },
+    { 'L', "line", "distance between the lines of a page (default: the cache line size)" },
+    { 'M', "len", "largest span of the spread chain (default: 16384 pages)" },
+};
+
+struct layout {
+    size_t pages;    /* lines in the chain */
+    size_t page;
+    size_t line;
+    bool spread;
+};
+
+static int tlb_layout(char *base, size_t size, const void *arg, struct lmb_chase *c, char *err,
+                      size_t errlen)
+{
+    const struct layout *l = arg;
+    size_t n = l->pages, per = l->page / l->line, *off;
+    uint64_t seed = SEED;
+
+    (void)size;
+    off = malloc(n * sizeof *off);
+    if (off == NULL) {
+        snprintf(err, errlen, "no memory for a chain of %zu lines", n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        off[i] = l->spread ? i * l->page + (i % per) * l->line : i * l->line;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(lmb_chase_random(&seed) % i), t = off[i - 1];
+        off[i - 1] = off[j];
+        off[j] = t;
+    }
+    lmb_chase_link(c, base, off, n);
+    free(off);
+    return 0;
+}
+
+/* The TLB size the kernel reports ("TLB size: 3072 4K pages" in /proc/cpuinfo,
+ * on AMD processors: the second-level TLB), 0 when it reports none. */
+static long declared_pages(void)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    long n = 0;
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "TLB size", 8) == 0) {
+            const char *c = strchr(line, ':');
+            if (c != NULL && sscanf(c + 1, "%ld", &n) != 1)
+                n = 0;
+            break;
+        }
+    fclose(f);
+    return n > 0 ? n : 0;
+}
+
+struct point {
+    double pages;
+    double spread, packed;   /* best ns per load */
+};
+
+/* The first level's entries are the command's figure (case null, the classic
+ * line); every other figure is a record of case "level". */
+static void tlb_record(struct lmb_record *rec, const struct lmb_ctx *ctx, int level,
+                       const char *quantity, enum lmb_unit unit)
+{
+    bool figure = level == 1 && strcmp(quantity, "entries") == 0;
+
+    lmb_record_init(rec, ctx->bench->name, figure ? NULL : "level", unit);
+    lmb_record_param_int(rec, "level", level);
+    lmb_record_param_str(rec, "quantity", quantity);
+}
+
+static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), line = (size_t)lmb_cache_line_size();
+    uint64_t max_pages = DEFAULT_MAX_PAGES;
+    struct point pts[MAX_POINTS];
+    double sizes[MAX_POINTS], ratio[MAX_POINTS];
+    size_t npts = 0;
+    struct lmb_curve curve;
+    char err[256];
+
+    (void)argv;
+    if (argc > 0)
+        return lmb_usage_error(ctx, "takes no arguments");
+    uint64_t v = line, span = max_pages * page;
+    int rc;
+    if ((rc = lmb_memlat_size_opt(ctx, 'L', sizeof(void *), page, sizeof(void *), &v)) != 0 ||
+        (rc = lmb_memlat_size_opt(ctx, 'M', 4 * MIN_PAGES * page, SIZE_MAX / 4, 1, &span)) != 0)
+        return rc;
+    if (page % v != 0)
+        return lmb_usage_error(ctx, "-L: a divisor of the page size (%zu)", page);
+    line = (size_t)v;
+    max_pages = span / page;
+    if (lmb_memory_fits(max_pages * page, 1, err, sizeof err) != 0) {
+        struct lmb_record rec;
+        tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    }
+
+    for (double p = MIN_PAGES; p <= (double)max_pages && npts < MAX_POINTS; p *= 1.189207115) {
+        size_t n = (size_t)p;
+        if (npts > 0 && (double)n <= pts[npts - 1].pages)
+            continue;
+        for (int sp = 0; sp < 2; sp++) {
+            struct layout l = { .pages = n, .page = page, .line = line, .spread = sp == 1 };
+            struct lmb_memlat m = { .size = sp ? n * page : (n * line + page - 1) / page * page,
+                                    .layout = tlb_layout, .layout_arg = &l };
+            struct lmb_result r;
+            lmb_memlat_measure(ctx, &m, &r);
+            if (r.status != LMB_OK) {
+                struct lmb_record rec;
+                tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
+                lmb_record_param_int(&rec, "pages", (long long)n);
+                lmb_report_add(&ctx->report, &rec, &r);
+                return LMB_EXIT_OK;
+            }
+            if (sp)
+                pts[npts].spread = lmb_result_min(&r);
+            else
+                pts[npts].packed = lmb_result_min(&r);
+            lmb_result_free(&r);
+        }
+        pts[npts].pages = (double)n;
+        npts++;
+    }
+    for (size_t i = 0; i < npts; i++) {
+        sizes[i] = pts[i].pages * (double)page;
+        ratio[i] = pts[i].spread / pts[i].packed;
+    }
+    if (lmb_curve_analyze(sizes, ratio, npts, &curve) != 0 || curve.nlevels == 0) {
+        struct lmb_record rec;
+        tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
+                                     "no plateau in the ratio of spread to packed loads: the "
+                                     "TLB size cannot be told here%s%s",
+                                     curve.nnotes ? ": " : "", curve.nnotes ? curve.notes[0] : "");
+    }
+    for (size_t i = 0; i < curve.nnotes; i++)
+        if (strstr(curve.notes[i], "noisy") != NULL)
+            lmb_report_warn(&ctx->report, "%s", curve.notes[i]);
+
+    /* Level by level: the entries, then the cost of a miss (the extra time of
+     * a spread load on the next plateau, or the last points when the curve
+     * ends rising). The first level's entries carry the classic line. */
+    size_t nlev = curve.nlevels;
+    long declared = declared_pages();
+    bool matched = false;
+    for (size_t k = 0; k < nlev; k++) {
+        const struct lmb_curve_level *lv = &curve.levels[k];
+        double entries = round(lv->size_bytes / (double)page), miss[MAX_POINTS];
+        size_t nm = 0, from, to;
+        struct lmb_record rec;
+        struct lmb_result r;
+
+        if (lv->open_ended) {
+            /* The curve ends on this plateau: the size is a lower bound. */
+            if (k == 0) {
+                tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
+                lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
+                                      "no step up to %.0f pages: the first TLB holds at least as "
+                                      "many (raise -M)", pts[npts - 1].pages);
+            }
+            break;
+        }
+        if (k + 1 < nlev) {
+            from = curve.levels[k + 1].first;
+            to = curve.levels[k + 1].last;
+        } else {
+            from = lv->last + 1;
+            to = npts - 1;
+        }
+        for (size_t i = from; i <= to && i < npts; i++)
+            miss[nm++] = pts[i].spread - pts[i].packed;
+
+        tlb_record(&rec, ctx, (int)k + 1, "miss", LMB_UNIT_NS);
+        lmb_result_values(&r, miss, nm, NULL);
+        double miss_ns = nm ? lmb_result_sort_median(&r) : NAN;
+        lmb_report_add(&ctx->report, &rec, &r);
+
+        tlb_record(&rec, ctx, (int)k + 1, "entries", LMB_UNIT_PAGES);
+        lmb_record_param_int(&rec, "declared_pages", declared);
+        if (declared > 0 && entries >= (double)declared / 2.0 && entries <= (double)declared * 2.0)
+            matched = true;
+        if (k == 0) {
+            snprintf(rec.label, sizeof rec.label, "tlb");
+            rec.classic = LMB_CLASSIC_LABEL_INT;
+            if (lmb_opt_given(ctx, 'c') && isfinite(miss_ns)) {
+                rec.classic = LMB_CLASSIC_TLB_NS;
+                rec.classic_extra[0] = miss_ns;
+            }
+        }
+        lmb_result_values(&r, &entries, 1, NULL);
+        lmb_report_add(&ctx->report, &rec, &r);
+    }
+    if (declared > 0 && !matched)
+        lmb_report_warn(&ctx->report, "the kernel reports a TLB of %ld pages (/proc/cpuinfo \"TLB "
+                        "size\"); no level measured is within a factor of 2 of it", declared);
+    return LMB_EXIT_OK;
+}
+
+const struct lmb_bench lmb_bench_tlb = {
+    .name = "tlb",
+    .summary = "Data TLB entries, and the cost of missing them",
+    .category = LMB_CAT_HARDWARE,
+    .common = LMB_USE_W | LMB_USE_N,
+    .args = "",
+    .help = "Times a chain of loads through n lines each in its own page against the same\n"
+            "number of lines side by side, for n from 4 to 16384 pages by quarter\n"
+            "octaves, and reads the TLB levels off the ratio: \"tlb: N pages\" is the\n"
+            "first level's entries, -c adds the cost of missing it. Every level found\n"
+            "is in the JSON records.\n",
+    .options = options,
+    .noptions = sizeof options / sizeof options[0],
+    .main = tlb_main,
+};
