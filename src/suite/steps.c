@@ -116,7 +116,7 @@ static const struct entry table[] = {
       false, 1, false },
     { ALLP, OS, NULL, false, "lat_ctx -s $X", SW_CTX, NULL, false, 6, true },
     { ALLP, HW, NULL, false, "tlb", SW_NONE, NULL, false, 4, false },
-    { ALLP, HW, "Memory load parallelism", true, "par_mem", SW_NONE, NULL, false, 6, false },
+    { ALLP, HW, "Memory load parallelism", true, "par_mem -M $MBm", SW_NONE, NULL, false, 6, false },
     { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 2, false },
     { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 2, false },
     { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 30, false },
@@ -131,7 +131,7 @@ static const struct entry table[] = {
     { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 1, true },
     { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 1, true },
     { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 1, true },
-    { F, HW, NULL, false, "cache", SW_NONE, NULL, false, 20, false },
+    { F, HW, NULL, false, "cache -M $MBm", SW_NONE, NULL, false, 20, false },
 };
 
 static unsigned profile_bit(const char *p)
