@@ -183,18 +183,36 @@ static int template_slot(const char *dir, const char *stem, size_t len)
     return slot;
 }
 
+/* The signals whose handler removes the temporary files are held while a file is
+ * made and recorded: a SIGTERM between the two would leave it behind. */
+static void hold_signals(sigset_t *old)
+{
+    sigset_t set;
+
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
 int lmb_tmpfile(const char *stem, char *path, size_t len)
 {
-    int slot = template_slot(NULL, stem, len), fd;
+    int slot = template_slot(NULL, stem, len), fd, e;
+    sigset_t old;
 
     if (slot < 0)
         return -1;
+    hold_signals(&old);
     fd = mkstemp(tmp_paths[slot]);
-    if (fd < 0)
-        return -1;
-    tmp_isdir[slot] = 0;
-    tmp_used[slot] = 1;
-    snprintf(path, len, "%s", tmp_paths[slot]);
+    e = errno;
+    if (fd >= 0) {
+        tmp_isdir[slot] = 0;
+        tmp_used[slot] = 1;
+        snprintf(path, len, "%s", tmp_paths[slot]);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
     return fd;
 }
 
@@ -209,16 +227,23 @@ void lmb_tmpfile_remove(const char *path)
 
 int lmb_tmpdir(const char *parent, const char *stem, char *path, size_t len)
 {
-    int slot = template_slot(parent, stem, len);
+    int slot = template_slot(parent, stem, len), e;
+    sigset_t old;
+    bool made;
 
     if (slot < 0)
         return -1;
-    if (mkdtemp(tmp_paths[slot]) == NULL)
-        return -1;
-    tmp_isdir[slot] = 1;
-    tmp_used[slot] = 1;
-    snprintf(path, len, "%s", tmp_paths[slot]);
-    return 0;
+    hold_signals(&old);
+    made = mkdtemp(tmp_paths[slot]) != NULL;
+    e = errno;
+    if (made) {
+        tmp_isdir[slot] = 1;
+        tmp_used[slot] = 1;
+        snprintf(path, len, "%s", tmp_paths[slot]);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return made ? 0 : -1;
 }
 
 void lmb_remove_tree(const char *path)
