@@ -65,18 +65,28 @@ mkdir -p "$T/w"
 TAG=$(new_tag)
 (cd "$T/w" && env LMB_TEST_TAG="$TAG" "$LMBENCH" run $TINY >"$T/out" 2>"$T/err")
 rc=$?
-is "$rc" 0 "a tiny run: exit status 0"
-is "$(cat "$T/out")" "" "a tiny run: nothing on stdout"
-no_process_left "$TAG" "a tiny run: no process left behind"
 H=$(hostname)
 R="$T/w/results/$H.0"
+# The hardware benchmarks that judge their own figures (mhz, line, tlb, par_mem,
+# cache) may fail on a busy machine saying it was too noisy to tell: that is an
+# honest outcome, not the runner's fault. JUDGED counts such steps (the runner
+# then exits 1 and says so); any other failure fails the tests below.
+JUDGED_STEP='.status == "failed" and (.name | test("^(mhz|line|tlb|par_mem|cache)( |$)")) and (.reason | test("too noisy|cannot be told"))'
+JUDGED=0
+if json_usable && [ -s "$R.json" ]; then
+    JUDGED=$(jq "[.run.steps[] | select($JUDGED_STEP)] | length" "$R.json")
+    [ "$JUDGED" = 0 ] || diag "steps too noisy to tell here: $(jq -r "[.run.steps[] | select($JUDGED_STEP) | .name] | join(\", \")" "$R.json")"
+fi
+is "$rc" "$([ "$JUDGED" = 0 ] && echo 0 || echo 1)" "a tiny run: exit status 0 (1 with only too-noisy hardware judgements)"
+is "$(cat "$T/out")" "" "a tiny run: nothing on stdout"
+no_process_left "$TAG" "a tiny run: no process left behind"
 check "the raw file <host>.0 in ./results" test -s "$R"
 check "<host>.0.json" test -s "$R.json"
 check "<host>.0.jsonl" test -s "$R.jsonl"
 is "$(ls -A "$T/w/results" | grep -c tmp)" 0 "no temporary file in the results directory"
 is "$(ls -A "$T/fs")" "" "the scratch file in FSDIR is removed"
 like "$(cat "$T/err")" "^lmbench run: \\[1/$STEPS\\] " "progress: plain numbered lines when stderr is not a terminal"
-like "$(cat "$T/err")" "^lmbench run: done after [0-9]+ s: [0-9]+ ok, [0-9]+ skipped, 0 failed, 0 timed out" "progress: a closing count"
+like "$(cat "$T/err")" "^lmbench run: done after [0-9]+ s: [0-9]+ ok, [0-9]+ skipped, $JUDGED failed, 0 timed out" "progress: a closing count"
 
 head -n 1 "$R" >"$T/first"
 like "$(cat "$T/first")" '^\[lmbench3\.0 results for ' "raw: lmbench 3's first header line"
@@ -104,12 +114,12 @@ if json_usable; then
     json_checks "$R.json" <<EOF2
 json: schema lmbench-results 1, tool lmbench
     .schema == "lmbench-results" and .schema_version == 1 and .tool.name == "lmbench"
-json: a run id (a UUID), start and end times, status ok
-    (.run.id | test("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\$")) and (.run.start | test("Z\$")) and (.run.end | test("Z\$")) and .run.status == "ok"
+json: a run id (a UUID), start and end times, status ok (failed with only too-noisy judgements)
+    (.run.id | test("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\$")) and (.run.start | test("Z\$")) and (.run.end | test("Z\$")) and .run.status == (if $JUDGED == 0 then "ok" else "failed" end)
 json: the settings: profile quick, MB 1, ENOUGH 300, N 3
     .run.config.profile == "quick" and .run.config.mb == 1 and .run.config.enough == "300" and .run.config.repetitions == 3
 json: every step of the plan, numbered, with its status
-    (.run.steps | length) == $STEPS and ([.run.steps[].step] == [range(1; $STEPS + 1)]) and all(.run.steps[]; .status == "ok" or .status == "skipped")
+    (.run.steps | length) == $STEPS and ([.run.steps[].step] == [range(1; $STEPS + 1)]) and all(.run.steps[]; .status == "ok" or .status == "skipped" or ($JUDGED_STEP))
 json: host context: hostname, uname, platform, cpus, caches, memory, load, timer, warnings
     (.host.hostname | type == "string") and (.host.uname.sysname | type == "string") and (.host.platform | test("-")) and .host.cpu.online >= 1 and (.host.caches | type == "array") and .host.memory_bytes > 0 and (.host.load_avg | length == 3) and (.host.timer.clock | type == "string") and (.host.warnings | type == "array")
 json: every record says which step wrote it
@@ -237,9 +247,11 @@ if json_usable; then
     done_before=$(jq '.run.steps | length' "$I.json")
     total=$(jq '.run.config.steps' "$I.json")
     run "$LMBENCH" run --resume -o "$T/int/results"
-    is "$RC" 0 "--resume: exit status 0"
+    J=$(jq "[.run.steps[] | select($JUDGED_STEP)] | length" "$I.json")
+    [ "$J" = 0 ] || diag "steps too noisy to tell here: $J"
+    is "$RC" "$([ "$J" = 0 ] && echo 0 || echo 1)" "--resume: exit status 0 (1 with only too-noisy hardware judgements)"
     like "$ERR" "resuming .*$H\\.0 at step $((done_before + 1)) of $total" "--resume: continues after the last finished step"
-    json_ok "$I.json" "(.run.status == \"ok\") and ([.run.steps[].step] == [range(1; $total + 1)]) and ([.results[].step] | unique | length) == $total" \
+    json_ok "$I.json" "(.run.status == (if $J == 0 then \"ok\" else \"failed\" end)) and ([.run.steps[].step] == [range(1; $total + 1)]) and ([.results[].step] | unique | length) == $total" \
         "--resume: every step once, in order, the run complete"
     check "--resume: every .jsonl line is JSON" sh -c "jq -c . '$I.jsonl' >/dev/null"
     is "$(jq -c 'select(.benchmark == null and .step != null)' "$I.jsonl" | wc -l | tr -d ' ')" "$total" \
