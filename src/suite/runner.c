@@ -1382,6 +1382,16 @@ int lmb_suite_runner(int argc, char **argv)
                 rc = 1;
                 goto out;
             }
+            /* The steps done before the interruption count in the run's outcome. */
+            const char *sst = json_string_value(json_object_get(st, "status"));
+            if (sst == NULL || strcmp(sst, "ok") == 0)
+                r->ok++;
+            else if (strcmp(sst, "skipped") == 0)
+                r->skipped++;
+            else if (strcmp(sst, "timeout") == 0)
+                r->timeouts++;
+            else
+                r->failed++;
         }
         msg(r, "resuming %s at step %zu of %zu", r->base, r->first + 1, r->plan.n);
 #endif
