@@ -184,7 +184,9 @@ static int stream_main(struct lmb_ctx *ctx, int argc, char **argv)
         }
     }
     if (lmb_opt_given(ctx, 'M')) {
-        int rc = lmb_memlat_size_opt(ctx, 'M', MIN_LEN, SIZE_MAX / 8, 1, &len);
+        /* Any size that parses is taken here: one too large for this machine
+         * (or this address space) fails below with exit 1, as everywhere. */
+        int rc = lmb_memlat_size_opt(ctx, 'M', MIN_LEN, UINT64_MAX / 8, 1, &len);
         if (rc != 0)
             return rc;
     } else {
@@ -200,7 +202,11 @@ static int stream_main(struct lmb_ctx *ctx, int argc, char **argv)
     len = len / 64 * 64;
 
     int arrays = version == 1 ? 3 : 2;
-    if (lmb_memory_fits(len * (uint64_t)arrays, ctx->opt.parallel, err, sizeof err) != 0) {
+    if (len * (uint64_t)arrays > SIZE_MAX)
+        snprintf(err, sizeof err, "%llu bytes cannot be mapped in this address space",
+                 (unsigned long long)(len * (uint64_t)arrays));
+    if (len * (uint64_t)arrays > SIZE_MAX ||
+        lmb_memory_fits(len * (uint64_t)arrays, ctx->opt.parallel, err, sizeof err) != 0) {
         struct lmb_record rec;
         lmb_record_init(&rec, ctx->bench->name, version == 1 ? "copy" : "fill", LMB_UNIT_MBS);
         lmb_record_param_int(&rec, "version", version);
