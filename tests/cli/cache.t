@@ -43,7 +43,7 @@ else
 fi
 
 usage_error cache "$CMD" extra
-usage_error cache "$CMD" -L 12
+usage_error cache "$CMD" -L 10
 usage_error cache "$CMD" -L 0
 usage_error cache "$CMD" -L 1m
 usage_error cache "$CMD" -L abc

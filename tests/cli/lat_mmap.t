@@ -55,7 +55,7 @@ like "$ERR" 'is a directory' "a directory: says so"
 failed_run lat_mmap "a size larger than the file: exit 1" "$CMD" -N 3 3m "$T/data"
 like "$ERR" 'fewer than the 3145728' "larger than the file: says so"
 failed_run lat_mmap "5g on a small file: exit 1" "$CMD" -N 3 5g "$T/data"
-like "$ERR" 'fewer than the 5368709120' "5g: the size is 64-bit"
+like "$ERR" 'fewer than the 5368709120|5368709120 bytes cannot be mapped in this address space' "5g: the size is 64-bit"
 
 interrupted lat_mmap "$T/d" "-C -P 2" "$CMD" -C -P 2 -N 1000 --min-time 0.2 1m "$T/d/data"
 

@@ -41,7 +41,7 @@ fi
 usage_error par_mem "$CMD" extra
 usage_error par_mem "$CMD" -M 512
 usage_error par_mem "$CMD" -M abc
-usage_error par_mem "$CMD" -L 12
+usage_error par_mem "$CMD" -L 10
 usage_error par_mem "$CMD" -L 4k
 usage_error par_mem "$CMD" -P 2
 hw_bad_common par_mem "$CMD"
