@@ -81,8 +81,12 @@ is "$rc" "$([ "$JUDGED" = 0 ] && echo 0 || echo 1)" "a tiny run: exit status 0 (
 is "$(cat "$T/out")" "" "a tiny run: nothing on stdout"
 no_process_left "$TAG" "a tiny run: no process left behind"
 check "the raw file <host>.0 in ./results" test -s "$R"
-check "<host>.0.json" test -s "$R.json"
-check "<host>.0.jsonl" test -s "$R.jsonl"
+if json_usable; then
+    check "<host>.0.json" test -s "$R.json"
+    check "<host>.0.jsonl" test -s "$R.jsonl"
+else
+    skip "<host>.0.json and .jsonl: built without jansson (the raw file only)"
+fi
 is "$(ls -A "$T/w/results" | grep -c tmp)" 0 "no temporary file in the results directory"
 is "$(ls -A "$T/fs")" "" "the scratch file in FSDIR is removed"
 like "$(cat "$T/err")" "^lmbench run: \\[1/$STEPS\\] " "progress: plain numbered lines when stderr is not a terminal"
@@ -179,7 +183,7 @@ fi
 
 # A second run goes to <host>.1.
 (cd "$T/w" && "$LMBENCH" run $TINY --groups os >/dev/null 2>&1)
-check "a second run: <host>.1.json" test -s "$T/w/results/$H.1.json"
+check "a second run: <host>.1" test -s "$T/w/results/$H.1"
 
 # --- -c FILE with lmbench 3's keys --------------------------------------------------------
 
@@ -225,8 +229,14 @@ fi
 # --- SIGINT, SIGTERM, --resume ------------------------------------------------------------
 
 # steps_done_at_least JSONL N: the run has finished N steps.
+# Without jansson there is no .jsonl: the progress lines on stderr tell (step N
+# started: N - 1 done).
 steps_done_at_least() {
-    _c=$(grep -c '"step":[0-9]*,"name"' "$1" 2>/dev/null)
+    if [ -e "$1" ] || json_usable; then
+        _c=$(grep -c '"step":[0-9]*,"name"' "$1" 2>/dev/null)
+    else
+        _c=$(($(grep -c '^lmbench run: \[[0-9]*/' "$T/bg.err" 2>/dev/null) - 1))
+    fi
     [ "${_c:-0}" -ge "$2" ]
 }
 
