@@ -76,6 +76,10 @@ JUDGED=0
 if json_usable && [ -s "$R.json" ]; then
     JUDGED=$(jq "[.run.steps[] | select($JUDGED_STEP)] | length" "$R.json")
     [ "$JUDGED" = 0 ] || diag "steps too noisy to tell here: $(jq -r "[.run.steps[] | select($JUDGED_STEP) | .name] | join(\", \")" "$R.json")"
+elif ! json_usable; then
+    # Without jansson: the runner's line for each failed step on stderr.
+    JUDGED=$(grep -Ec '^lmbench run: (mhz|line|tlb|par_mem|cache)( [^:]*)?: failed: .*(too noisy|cannot be told)' "$T/err")
+    [ "$JUDGED" = 0 ] || diag "steps too noisy to tell here: $JUDGED"
 fi
 is "$rc" "$([ "$JUDGED" = 0 ] && echo 0 || echo 1)" "a tiny run: exit status 0 (1 with only too-noisy hardware judgements)"
 is "$(cat "$T/out")" "" "a tiny run: nothing on stdout"
