@@ -107,6 +107,12 @@ struct lmb_record {
     double classic_extra[3];   /* more numbers of a compound line (CACHE, TLB_NS ...) */
     double classic_y;          /* FS_PAIR: files per sample */
     int classic_mode;          /* LMDD: enum lmb_lmdd_print */
+    /* Whether the figure is the quantity of lmbench 3's line of the same
+     * benchmark, case and parameters: NULL means it is ("same" in the JSON);
+     * otherwise a static string saying how it differs ("differs: ...") or that
+     * lmbench 3 had no such figure ("new: ..."). see, compare and import never
+     * put two records of different compat in one cell. */
+    const char *compat;
     struct lmb_result result;  /* owned by the record once added */
     /* Filled by lmb_record_finish: */
     double *values;            /* samples in `unit` */

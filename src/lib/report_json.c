@@ -203,6 +203,7 @@ json_t *lmb_record_json(const struct lmb_record *r)
         }
     }
     put(o, "params", params, &ok);
+    put(o, "compat", text_json(r->compat ? r->compat : "same"), &ok);
     put(o, "metric", json_string(lmb_metric_name(r->unit)), &ok);
     put(o, "unit", json_string(lmb_unit_name(r->unit)), &ok);
     put(o, "better", json_string(lmb_unit_higher_is_better(r->unit) ? "higher" : "lower"), &ok);

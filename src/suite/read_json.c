@@ -49,6 +49,9 @@ static int read_record(json_t *o, struct lmb_rs_file *f, char *err, size_t errle
         else if (json_is_string(v))
             lmb_rs_param_str(r, key, json_string_value(v));
     }
+    v = json_object_get(o, "compat");
+    if (json_is_string(v) && strcmp(json_string_value(v), "same") != 0)
+        r->compat = lmb_rs_strdup(json_string_value(v));
     v = json_object_get(o, "status");
     if (json_is_string(v) && lmb_rs_status_parse(json_string_value(v), &status) != 0) {
         /* A status from a later schema: not ok, say what it was. */

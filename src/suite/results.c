@@ -141,6 +141,14 @@ static void free_record(struct lmb_rs_record *r)
     free(r->reason);
     free(r->headline);
     free(r->samples);
+    free(r->compat);
+}
+
+bool lmb_rs_same_quantity(const struct lmb_rs_record *a, const struct lmb_rs_record *b)
+{
+    if (a->compat == NULL || b->compat == NULL)
+        return a->compat == b->compat;
+    return strcmp(a->compat, b->compat) == 0;
 }
 
 void lmb_rs_free(struct lmb_rs_file *f)

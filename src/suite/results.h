@@ -49,7 +49,13 @@ struct lmb_rs_record {
     bool has_ci;
     double ci_lo, ci_hi;             /* 95% CI of the median, from the file */
     int step;                        /* the run step that wrote it, -1 if unknown */
+    char *compat;                    /* NULL: lmbench 3's quantity ("same", or a file
+                                        without the key); else how it differs */
 };
+
+/* Whether a and b hold the same quantity (the same compat), so that one cell
+ * or one ratio may hold both. */
+bool lmb_rs_same_quantity(const struct lmb_rs_record *a, const struct lmb_rs_record *b);
 
 struct lmb_rs_cache {
     int level;
