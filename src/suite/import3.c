@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The lmbench 3 raw results importer: maps each header line, classic line and
  * section of a raw results file (`make results` output, as
- * shared/fixtures/lmbench3-x86_64-linux-vm.0) to the records of
+ * tests/fixtures/lmbench3-x86_64-linux-vm.0) to the records of
  * doc/results-schema.md, with the benchmark, case, params and unit that our
  * commands write. The values are what lmbench 3 printed (no samples); a value
  * that lmbench 3 could not measure honestly (its "0.00") is imported as

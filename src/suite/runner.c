@@ -6,7 +6,7 @@
  * anything runs. The plan (steps.c) is run step by step, each step in its own
  * process group with a timeout; a failure, skip or timeout is recorded with its
  * reason and the run goes on. Three files are left in the results directory
- * (shared/spec/results.md): <host>.<n>.jsonl appended step by step (a header
+ * (doc/results-schema.md): <host>.<n>.jsonl appended step by step (a header
  * line, one line per record, one line per finished step), <host>.<n> the
  * classic raw results text with lmbench 3's header and section lines, and at
  * the end <host>.<n>.json, the whole document, written atomically. SIGINT and

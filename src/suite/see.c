@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* lmbench see: the summary page of shared/spec/summary.md, one row per results
+/* lmbench see: the summary page of doc/summary.md, one row per results
  * file (our JSON, JSONL, and lmbench 3 raw files side by side), as text in
  * lmbench 3's layout, or the same table as JSON or CSV. */
 #include <math.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The steps of `lmbench run`, as data: every lmbench 3 benchmark in the order of
- * its `make results` (shared/fixtures/lmbench3-x86_64-linux-vm.0), with the
+ * its `make results` (tests/fixtures/lmbench3-x86_64-linux-vm.0), with the
  * section lines around them and the arguments of each profile, expanded into
  * one invocation per step. A step whose command is not built here, or cannot
  * run here, is a skipped step with its reason. */

@@ -2,7 +2,7 @@
 /* The summary page's tables as data, and each cell looked up from the records of
  * doc/results-schema.md (benchmark, case, params): the same lookup for our JSON
  * and for imported lmbench 3 raw files. The header lines reproduce lmbench 3's
- * layout (shared/fixtures/lmbench3-x86_64-linux-vm.0.summary) so that people and
+ * layout (tests/fixtures/lmbench3-x86_64-linux-vm.0.summary) so that people and
  * scripts that know it find every column where it was. */
 #include "summary.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The summary page of lmbench see (shared/spec/summary.md): its tables and
+/* The summary page of lmbench see (doc/summary.md): its tables and
  * columns as data, the cells looked up from a results file's records, and the
  * number format of lmbench 3's report. see.c renders it as text, JSON or CSV. */
 #ifndef LMB_SUITE_SUMMARY_H

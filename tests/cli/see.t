@@ -35,7 +35,7 @@ cmp -s "$T/ours" "$T/golden" || diag_text "diff" "$(diff "$T/golden" "$T/ours")"
 
 # --- the same cells as lmbench 3's own summary of that file --------------------------
 # Every table of lmbench 3's page is in ours with the same title, header lines and
-# row, byte for byte, except "Memory latencies", which spec/summary.md has us
+# row, byte for byte, except "Memory latencies", which doc/summary.md has us
 # compute differently. Ours adds the uint64 table lmbench 3 never filled.
 
 split_tables "$T/out" "$T/ours.d"
