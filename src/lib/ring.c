@@ -5,12 +5,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/difference.h"
 #include "lib/files.h"
 #include "lib/stats.h"
 
@@ -93,19 +93,6 @@ double lmb_result_median(const struct lmb_result *r)
 
 void lmb_ring_subtract(struct lmb_result *hop, double ovr_ns)
 {
-    double hop_median = lmb_result_median(hop), worst = INFINITY;
-
-    if (hop->status != LMB_OK || hop->n == 0)
-        return;
-    for (size_t i = 0; i < hop->n; i++) {
-        hop->samples[i] -= ovr_ns;
-        if (hop->samples[i] < worst)
-            worst = hop->samples[i];
-    }
-    if (!(worst > 0))
-        lmb_result_set_status(hop, LMB_BELOW_RESOLUTION,
-                              "a hop took %.3f us (median; %.3f us the shortest sample) and the same "
-                              "work without a context switch %.3f us: the switch is not measurably "
-                              "longer than the work around it",
-                              hop_median / 1e3, (worst + ovr_ns) / 1e3, ovr_ns / 1e3);
+    lmb_result_subtract(hop, ovr_ns, "a hop", "the same work without a context switch",
+                        "the switch is not measurably longer than the work around it");
 }

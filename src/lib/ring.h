@@ -41,11 +41,12 @@ void lmb_ring_close(struct lmb_ring *r);
 
 /* Context switches from hop times. hop holds a ring measurement's samples, in
  * nanoseconds per hop (a hop: receive the token, touch the data, pass it on, and
- * the switch to the next process); ovr_ns is the median time of the same work in
- * one process, without a switch. Each sample becomes hop - ovr_ns, the time of
+ * the switch to the next process); ovr_ns is the time of the same work in one
+ * process, without a switch (lat_ctx passes lmb_baseline_low of its overhead
+ * samples, the least disturbed). Each sample becomes hop - ovr_ns, the time of
  * the switch alone. An ok result whose differences are not all positive
  * becomes below_resolution, with both figures in the reason: the switch is not
- * measurably longer than the work around it. */
+ * measurably longer than the work around it (lmb_result_subtract). */
 void lmb_ring_subtract(struct lmb_result *hop, double ovr_ns);
 
 /* The median of a result's samples (nanoseconds), or -1 when it has none or

@@ -35,6 +35,8 @@ if json_usable; then
 --json: the overhead: size_kb 4, no procs, us, ok
     .results[0] | .params.size_kb == 4 and (.params | has("procs") | not) and .unit == "us"
     and .status == "ok" and .value > 0
+--json: the overhead shown and subtracted is its smallest sample (headline min), not the median
+    .results[0] | .headline == "min" and .value == .stats.min
 --json: the rings (LMBENCH_SCHED=SINGLE): size_kb, procs, ends same_cpu
     .results[1:] | map(.params | {size_kb, procs, ends}) ==
                    [{"size_kb": 4, "procs": 2, "ends": "same_cpu"}, {"size_kb": 4, "procs": 8, "ends": "same_cpu"}]

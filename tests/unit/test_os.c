@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "lib/cleanup.h"
+#include "lib/difference.h"
 #include "lib/files.h"
 #include "lib/report.h"
 #include "lib/ring.h"
@@ -214,6 +215,78 @@ static void test_sum_bytes(void **state)
     }
 }
 
+/* lat_mmap's touches: lmbench 3's, a byte every 16 KiB over the first tenth
+ * (-r: every 160 KiB over the whole); at least one. */
+static void test_mmap_touches(void **state)
+{
+    size_t step = 0;
+
+    (void)state;
+    /* 8 MiB: the tenth is 838860 bytes, offsets 0 .. 51 * 16384 = 835584. */
+    assert_int_equal(lmb_mmap_touches(8u << 20, false, &step), 52);
+    assert_int_equal(step, 16384);
+    assert_true(51 * step < (8u << 20) / 10 && 52 * step >= (8u << 20) / 10);
+    assert_int_equal(lmb_mmap_touches(64u << 20, false, &step), 410);
+    /* -r: every 160 KiB over all of 64 MiB: offsets 0 .. 409 * 163840. */
+    assert_int_equal(lmb_mmap_touches(64u << 20, true, &step), 410);
+    assert_int_equal(step, 163840);
+    assert_true(409 * step < (64u << 20));
+    /* Small mappings: the tenth (or all) below one step is one touch, at 0. */
+    assert_int_equal(lmb_mmap_touches(1, false, &step), 1);
+    assert_int_equal(lmb_mmap_touches(163840, false, &step), 1);
+    assert_int_equal(lmb_mmap_touches(163850, false, &step), 2);       /* 0, 16384 */
+    assert_int_equal(lmb_mmap_touches(327690, false, &step), 3);       /* 0 .. 32768 */
+    assert_int_equal(lmb_mmap_touches(4096, true, &step), 1);
+}
+
+/* disk's seek walk: every read a new block until all have been read, and each
+ * move the distance (or the distance -+ one block between laps). */
+static void walk_check(uint64_t size, uint64_t d, uint64_t B)
+{
+    struct lmb_seek_walk w;
+    uint64_t nblocks = size / B, seen = 0, prev = 0;
+    unsigned char *hit = calloc((size_t)nblocks, 1);
+
+    assert_non_null(hit);
+    lmb_seek_walk_init(&w, size, d, B);
+    for (uint64_t i = 0;; i++) {
+        uint64_t pos = lmb_seek_walk_next(&w);
+        assert_true(pos % B == 0);
+        assert_true(pos + B <= size);
+        if (hit[pos / B]) {
+            /* The first repeat: after every block of the walk, back at 0. */
+            assert_true(pos == 0);
+            assert_true(seen > nblocks / 2);
+            break;
+        }
+        hit[pos / B] = 1;
+        seen++;
+        if (i > 0) {
+            uint64_t move = pos > prev ? pos - prev : prev - pos;
+            if (d == B)
+                assert_true(move == B);
+            else
+                assert_true(move == d || move == d - B || move == d + B);
+        }
+        prev = pos;
+        assert_true(i < nblocks);
+    }
+    free(hit);
+}
+
+static void test_seek_walk(void **state)
+{
+    (void)state;
+    walk_check(64 * 4096, 4096, 4096);
+    walk_check(64 * 4096, 16384, 4096);
+    walk_check(64 * 4096 + 100, 16384, 4096);
+    walk_check(9 * 4096, 4 * 4096, 4096);          /* 2d + B == size: two per lap */
+    walk_check(1 << 20, 65536, 4096);
+    walk_check((1 << 20) + 3 * 4096, 262144, 4096);
+    walk_check(1 << 20, 1 << 18, 4096);
+    walk_check(10 << 20, 1 << 20, 4096);
+}
+
 static void touch(const char *dir, const char *name)
 {
     char p[4200];
@@ -376,6 +449,77 @@ static void test_ring_subtract(void **state)
     lmb_result_free(&r);
 }
 
+/* lat_ctx's overhead and lat_sig's kill(self, 0): a low estimate that one
+ * disturbed run does not move. */
+static void test_baseline_low(void **state)
+{
+    struct lmb_result r;
+    /* One disturbed overhead run of five (1.93 us among 0.68 us). */
+    const double one_bad[] = { 680, 1930, 690, 700, 685 };
+    /* Two runs, one disturbed: a median would be 1305. */
+    const double two[] = { 1930, 680 };
+    const double hop[] = { 2000, 2100, 1900 };
+
+    (void)state;
+    assert_string_equal(LMB_BASELINE_ESTIMATE, "min");
+    ring_result(&r, one_bad, 5, LMB_OK);
+    assert_true(lmb_baseline_low(&r) == 680);
+    lmb_result_free(&r);
+    ring_result(&r, two, 2, LMB_OK);
+    assert_true(lmb_baseline_low(&r) == 680);
+    lmb_result_free(&r);
+
+    /* The rows come out of the least disturbed overhead, not the outlier. */
+    ring_result(&r, two, 2, LMB_OK);
+    double ovr = lmb_baseline_low(&r);
+    lmb_result_free(&r);
+    ring_result(&r, hop, 3, LMB_OK);
+    lmb_ring_subtract(&r, ovr);
+    assert_int_equal(r.status, LMB_OK);
+    assert_true(r.samples[0] == 1320 && r.samples[1] == 1420 && r.samples[2] == 1220);
+    lmb_result_free(&r);
+
+    /* Nothing to estimate from: -1. */
+    ring_result(&r, one_bad, 5, LMB_FAILED);
+    assert_true(lmb_baseline_low(&r) < 0);
+    lmb_result_free(&r);
+    memset(&r, 0, sizeof r);
+    assert_true(lmb_baseline_low(&r) < 0);
+}
+
+/* lat_sig catch: kill() and the handler minus kill(self, 0)'s low estimate,
+ * and a status (never a negative value) when nothing is left. */
+static void test_sig_subtract(void **state)
+{
+    struct lmb_result raw, kill0;
+    const double raw_ns[] = { 1900, 1950, 2400, 1920 };
+    const double kill0_ns[] = { 470, 460, 1300, 465 };
+    const double slow_kill0[] = { 1950, 2000, 1990, 2010 };
+
+    (void)state;
+    ring_result(&raw, raw_ns, 4, LMB_OK);
+    ring_result(&kill0, kill0_ns, 4, LMB_OK);
+    lmb_result_subtract(&raw, lmb_baseline_low(&kill0), "kill() and the handler", "kill(self, 0)",
+                        "no handler left");
+    assert_int_equal(raw.status, LMB_OK);
+    assert_true(raw.samples[0] == 1440 && raw.samples[1] == 1490 && raw.samples[2] == 1940 &&
+                raw.samples[3] == 1460);
+    lmb_result_free(&raw);
+    lmb_result_free(&kill0);
+
+    /* kill(self, 0) as slow as the whole: below_resolution, both figures said. */
+    ring_result(&raw, raw_ns, 4, LMB_OK);
+    ring_result(&kill0, slow_kill0, 4, LMB_OK);
+    lmb_result_subtract(&raw, lmb_baseline_low(&kill0), "kill() and the handler", "kill(self, 0)",
+                        "no handler left");
+    assert_int_equal(raw.status, LMB_BELOW_RESOLUTION);
+    assert_non_null(strstr(raw.reason, "kill() and the handler took 1.935 us"));
+    assert_non_null(strstr(raw.reason, "1.900 us the shortest"));
+    assert_non_null(strstr(raw.reason, "kill(self, 0) 1.950 us: no handler left"));
+    lmb_result_free(&raw);
+    lmb_result_free(&kill0);
+}
+
 /* A real ring of n processes: process 0 (this one) sends a token round `laps`
  * times; each other member adds its number; then closing 0's ends makes every
  * member see end of file in turn and exit 0. */
@@ -459,10 +603,14 @@ int main(void)
         cmocka_unit_test(test_ctx_shapes),
         cmocka_unit_test(test_fs_pair),
         cmocka_unit_test(test_sum_bytes),
+        cmocka_unit_test(test_mmap_touches),
+        cmocka_unit_test(test_seek_walk),
         cmocka_unit_test(test_tmpdir_tree),
         cmocka_unit_test(test_check_input),
         cmocka_unit_test(test_clones),
         cmocka_unit_test(test_ring_subtract),
+        cmocka_unit_test(test_baseline_low),
+        cmocka_unit_test(test_sig_subtract),
         cmocka_unit_test(test_ring_processes),
         cmocka_unit_test(test_ring_ends),
     };
