@@ -37,7 +37,7 @@ size_t lmb_memlat_curve(const struct lmb_rs_file *f, const char *kind, long stri
     for (size_t i = 0; i < f->nrecs; i++) {
         const struct lmb_rs_record *r = &f->recs[i];
         double s;
-        if (!lmb_rs_is(r, "lat_mem_rd", kind) || r->status != LMB_RS_OK)
+        if (!lmb_rs_is(r, "lat_mem_rd", kind) || r->status != LMB_RS_OK || r->compat != NULL)
             continue;
         s = lmb_rs_pnum(r, "stride_bytes");
         if (!(s > 0))
@@ -55,7 +55,7 @@ size_t lmb_memlat_curve(const struct lmb_rs_file *f, const char *kind, long stri
         return 0;
     for (size_t i = 0; i < f->nrecs; i++)
         if (lmb_rs_is(&f->recs[i], "lat_mem_rd", kind) && f->recs[i].status == LMB_RS_OK &&
-            lmb_rs_pnum(&f->recs[i], "stride_bytes") == (double)best)
+            f->recs[i].compat == NULL && lmb_rs_pnum(&f->recs[i], "stride_bytes") == (double)best)
             n++;
     p = malloc(n * sizeof *p);
     if (p == NULL)
@@ -63,7 +63,7 @@ size_t lmb_memlat_curve(const struct lmb_rs_file *f, const char *kind, long stri
     for (size_t i = 0; i < f->nrecs; i++) {
         const struct lmb_rs_record *r = &f->recs[i];
         double s;
-        if (!lmb_rs_is(r, "lat_mem_rd", kind) || r->status != LMB_RS_OK ||
+        if (!lmb_rs_is(r, "lat_mem_rd", kind) || r->status != LMB_RS_OK || r->compat != NULL ||
             lmb_rs_pnum(r, "stride_bytes") != (double)best)
             continue;
         s = lmb_rs_pnum(r, "size_bytes");
@@ -219,14 +219,23 @@ void lmb_memlat_summarize(const struct lmb_rs_file *f, struct lmb_memlat *m)
     free(ns);
     s = ns = NULL;
 
-    n = lmb_memlat_curve(f, "random", 0, &s, &ns, &stride);
+    /* lmbench 3's Rand mem is the random chase at stride 16; one at another
+     * stride is another quantity and stays out of the cell. */
+    n = lmb_memlat_curve(f, "random", 16, &s, &ns, &stride);
     if (n > 0 && lmb_curve_analyze(s, ns, n, c) == 0) {
         if (c->memory.found)
             m->rand_ns = c->memory.latency_ns;
         else
             note(m, "random chase ends before memory");
-    } else if (m->stride) {
-        note(m, "no random chase");
+    } else if (n == 0) {
+        long other = 0;
+        double *s2 = NULL, *ns2 = NULL;
+        if (lmb_memlat_curve(f, "random", 0, &s2, &ns2, &other) > 0)
+            note(m, "random chase at stride %ld, not 16", other);
+        else if (m->stride)
+            note(m, "no random chase");
+        free(s2);
+        free(ns2);
     }
     free(s);
     free(ns);

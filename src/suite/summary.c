@@ -223,8 +223,10 @@ static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const stru
         for (size_t i = 0; i < f->nrecs; i++) {
             const struct lmb_rs_record *r = &f->recs[i];
             const char *ends;
-            if (r->status != LMB_RS_OK || !r->has_value || !lmb_rs_is(r, b, c) ||
-                !matches(r, w, nw))
+            /* The tables are lmbench 3's: a figure that is not its quantity
+             * (compat other than "same") never fills one of their cells. */
+            if (r->status != LMB_RS_OK || !r->has_value || r->compat != NULL ||
+                !lmb_rs_is(r, b, c) || !matches(r, w, nw))
                 continue;
             ends = lmb_rs_pstr(r, "ends");
             if (pass == 0) {

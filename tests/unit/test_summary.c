@@ -82,7 +82,7 @@ static void test_memlat_levels(void **state)
     (void)state;
     memset(&f, 0, sizeof f);
     add_curve(&f, "stride", 128, lat, upto, 4);
-    add_curve(&f, "random", 64, rlat, upto, 4);
+    add_curve(&f, "random", 16, rlat, upto, 4);
     lmb_memlat_summarize(&f, &m);
     assert_int_equal(m.nlevels, 3);
     assert_true(fabs(m.level_ns[0] - 1.0) < 1e-9);
@@ -95,6 +95,73 @@ static void test_memlat_levels(void **state)
     assert_true(fabs(m.rand_ns - 150.0) < 1e-9);
     assert_null(strstr(m.guesses, "prefetched"));
     assert_non_null(strstr(m.guesses, "no declared caches"));
+    lmb_rs_free(&f);
+}
+
+/* Rand mem is lmbench 3's random chase at stride 16: a chase at another stride
+ * is another quantity and stays out of the cell (said in Guesses); a record
+ * whose compat is not "same" never fills a cell. */
+static void test_memlat_random_stride(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_memlat m;
+    const double lat[] = { 1.0, 4.0, 12.0, 80.0 }, upto[] = { 32768, 1 << 20, 32 << 20, 1e12 };
+    const double rlat[] = { 1.0, 5.0, 20.0, 150.0 };
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    add_curve(&f, "stride", 128, lat, upto, 4);
+    add_curve(&f, "random", 64, rlat, upto, 4);
+    lmb_memlat_summarize(&f, &m);
+    assert_true(isnan(m.rand_ns));
+    assert_non_null(strstr(m.guesses, "random chase at stride 64, not 16"));
+    assert_true(fabs(m.main_ns - 80.0) < 1e-9);
+    lmb_rs_free(&f);
+
+    memset(&f, 0, sizeof f);
+    add_curve(&f, "stride", 128, lat, upto, 4);
+    for (size_t i = 0; i < f.nrecs; i++)
+        f.recs[i].compat = lmb_rs_strdup("differs: a test quantity");
+    lmb_memlat_summarize(&f, &m);
+    assert_int_equal(m.nlevels, 0);
+    assert_true(isnan(m.main_ns));
+    lmb_rs_free(&f);
+}
+
+/* The column of the summary whose key is key. */
+static const struct lmb_sum_col *column(const char *key)
+{
+    for (size_t t = 0; t < lmb_sum_ntables; t++)
+        for (int c = 0; c < lmb_sum_tables[t].ncols; c++)
+            if (strcmp(lmb_sum_tables[t].cols[c].key, key) == 0)
+                return &lmb_sum_tables[t].cols[c];
+    return NULL;
+}
+
+/* A figure that is not lmbench 3's quantity never fills a cell of its tables;
+ * lmbench 3's quantity beside it does. */
+static void test_cell_compat(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_rs_record *r;
+    const struct lmb_sum_opts o = { NULL };
+    const struct lmb_sum_col *c = column("null_call");
+
+    (void)state;
+    assert_non_null(c);
+    memset(&f, 0, sizeof f);
+    r = lmb_rs_add(&f, "lat_syscall", "null", "us");
+    lmb_rs_set_value(r, 0.5);
+    r->compat = lmb_rs_strdup("differs: a test quantity");
+    assert_true(isnan(lmb_sum_cell(&o, &f, c, NULL, 0)));
+    r = lmb_rs_add(&f, "lat_syscall", "null", "us");
+    lmb_rs_set_value(r, 0.25);
+    assert_true(fabs(lmb_sum_cell(&o, &f, c, NULL, 0) - 0.25) < 1e-12);
+    /* Later records of the same thing win, but never one of another quantity. */
+    r = lmb_rs_add(&f, "lat_syscall", "null", "us");
+    lmb_rs_set_value(r, 0.75);
+    r->compat = lmb_rs_strdup("new: another");
+    assert_true(fabs(lmb_sum_cell(&o, &f, c, NULL, 0) - 0.25) < 1e-12);
     lmb_rs_free(&f);
 }
 
@@ -180,6 +247,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format),
         cmocka_unit_test(test_memlat_levels),
+        cmocka_unit_test(test_memlat_random_stride),
+        cmocka_unit_test(test_cell_compat),
         cmocka_unit_test(test_memlat_short_curve),
         cmocka_unit_test(test_memlat_prefetched),
         cmocka_unit_test(test_memlat_none),
