@@ -32,7 +32,9 @@ static void help(void)
            "(benchmark, case and parameters) of each NEW file: both values, new/base,\n"
            "the change in percent, and a verdict: 'better' or 'worse' when the change\n"
            "is beyond both runs' spread, '~' when it is within it, '?' when a file has\n"
-           "too few samples to tell (lmbench 3 raw files have none).\n"
+           "too few samples to tell (lmbench 3 raw files have none), 'not comparable'\n"
+           "when the two hold different quantities (their compat differs: one is\n"
+           "lmbench 3's figure and the other is not).\n"
            "Spread: with 6 samples or more on each side, the 95%% confidence intervals of\n"
            "the medians must not overlap; with 2 to 5, the samples must not overlap.\n"
            "\nOptions:\n"
@@ -119,7 +121,10 @@ static void range(const struct lmb_rs_record *r, double *lo, double *hi)
     }
 }
 
-enum verdict { V_SAME, V_BETTER, V_WORSE, V_UNKNOWN, V_INFO };
+/* V_APART: the two records hold different quantities (their compat differs:
+ * one is lmbench 3's figure and the other is not, or they differ in different
+ * ways), so no ratio is made of them. */
+enum verdict { V_SAME, V_BETTER, V_WORSE, V_UNKNOWN, V_INFO, V_APART };
 
 struct row {
     const struct lmb_rs_record *b, *n;
@@ -135,6 +140,12 @@ static void judge(struct row *w)
     double blo, bhi, nlo, nhi;
     bool apart, worse_dir;
 
+    if (!lmb_rs_same_quantity(w->b, w->n)) {
+        w->ratio = w->change_pct = NAN;
+        w->verdict = V_APART;
+        w->method = "none";
+        return;
+    }
     w->ratio = w->n->value / w->b->value;
     w->change_pct = (w->ratio - 1) * 100;
     if (!judged(w->b)) {
@@ -170,6 +181,7 @@ static const char *verdict_name(enum verdict v)
     case V_WORSE: return "worse";
     case V_UNKNOWN: return "?";
     case V_INFO: return "-";
+    case V_APART: return "not comparable";
     }
     return "";
 }
@@ -244,7 +256,7 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
     const struct lmb_rs_record **bv, **nv;
     char (*bk)[512], (*nk)[512];
     size_t nb = index_records(base, &bv, &bk), nn = index_records(nf, &nv, &nk);
-    size_t shown = 0, counts[5] = { 0 }, only_base = 0, only_new = 0;
+    size_t shown = 0, counts[6] = { 0 }, only_base = 0, only_new = 0;
     int regressions = 0;
 #ifdef LMB_HAVE_JANSSON
     json_t *metrics = jarr ? json_array() : NULL;
@@ -287,9 +299,16 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
             char bs[32], ns[32];
             fmt_value(w.b->value, bs, sizeof bs);
             fmt_value(w.n->value, ns, sizeof ns);
-            fprintf(out, "%-44s %-5s %12s %12s %8.3f %+8.1f%%  %s%s\n", w.name, w.b->unit, bs, ns,
-                    w.ratio, w.change_pct, verdict_name(w.verdict),
-                    w.regression ? "  REGRESSION" : "");
+            if (w.verdict == V_APART) {
+                fprintf(out, "%-44s %-5s %12s %12s %8s %9s  %s\n", w.name, w.b->unit, bs, ns, "-",
+                        "-", verdict_name(w.verdict));
+                fprintf(out, "    base: %s\n    new:  %s\n", w.b->compat ? w.b->compat : "same",
+                        w.n->compat ? w.n->compat : "same");
+            } else {
+                fprintf(out, "%-44s %-5s %12s %12s %8.3f %+8.1f%%  %s%s\n", w.name, w.b->unit,
+                        bs, ns, w.ratio, w.change_pct, verdict_name(w.verdict),
+                        w.regression ? "  REGRESSION" : "");
+            }
         }
 #ifdef LMB_HAVE_JANSSON
         else if (metrics) {
@@ -311,12 +330,16 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                                                                     : json_null());
             json_object_set_new(m, "base", b);
             json_object_set_new(m, "new", n);
-            json_object_set_new(m, "ratio", json_real(w.ratio));
-            json_object_set_new(m, "change_pct", json_real(w.change_pct));
+            json_object_set_new(m, "ratio", isfinite(w.ratio) ? json_real(w.ratio) : json_null());
+            json_object_set_new(m, "change_pct",
+                                isfinite(w.change_pct) ? json_real(w.change_pct) : json_null());
+            json_object_set_new(b, "compat", json_string(w.b->compat ? w.b->compat : "same"));
+            json_object_set_new(n, "compat", json_string(w.n->compat ? w.n->compat : "same"));
             json_object_set_new(m, "verdict", json_string(w.verdict == V_SAME ? "same"
                                                           : w.verdict == V_BETTER ? "better"
                                                           : w.verdict == V_WORSE ? "worse"
                                                           : w.verdict == V_UNKNOWN ? "unknown"
+                                                          : w.verdict == V_APART ? "not_comparable"
                                                           : "info"));
             json_object_set_new(m, "spread_test", json_string(w.method));
             json_object_set_new(m, "regression", json_boolean(w.regression));
@@ -341,6 +364,9 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                     counts[V_INFO],
                 counts[V_WORSE], counts[V_BETTER], counts[V_SAME], counts[V_UNKNOWN], only_base,
                 only_new);
+        if (counts[V_APART])
+            fprintf(out, "%zu not comparable: the same measurement, different quantities "
+                         "(compat)\n", counts[V_APART]);
         if (o->threshold >= 0)
             fprintf(out, "regressions beyond %g%%: %d\n", o->threshold, regressions);
     }
@@ -353,6 +379,7 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
         json_object_set_new(c, "metrics", metrics);
         json_object_set_new(c, "only_in_base", json_integer((json_int_t)only_base));
         json_object_set_new(c, "only_in_new", json_integer((json_int_t)only_new));
+        json_object_set_new(c, "not_comparable", json_integer((json_int_t)counts[V_APART]));
         json_object_set_new(c, "regressions", json_integer(regressions));
         json_array_append_new((json_t *)jarr, c);
     }

@@ -133,6 +133,23 @@ json_checks "$T/json" <<'EOF2'
     .comparisons[0].metrics[] | select(.benchmark == "lat_syscall") | .base.value == 1 and .new.value == 1.2 and (.ratio * 1000 | round) == 1200 and .verdict == "worse" and .regression and .spread_test == "ci95" and .base.ci95 == [0.99, 1.01] and .new.n == 11
 EOF2
 
+# --- different quantities (compat) are never put in one ratio ---------------------------
+
+sed 's/"benchmark":"lat_syscall","case":"null",/&"compat":"differs: a test quantity",/' \
+    "$T/slow.json" >"$T/compat.json"
+run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/compat.json"
+is "$RC" 0 "a 20% change between different quantities is no regression: exit status 0"
+like "$OUT" '^lat_syscall null +us +1\.0000 +1\.2000 +- +-  not comparable$' \
+    "compat differs: both values, no ratio, 'not comparable'"
+like "$OUT" '^    new:  differs: a test quantity$' "compat differs: each side's compat is named"
+like "$OUT" '^1 not comparable' "compat differs: counted"
+like "$OUT" '^bw_mem frd size_bytes=65536 .*  ~$' "compat differs: the other rows are compared"
+run_json "$LMBENCH" compare --json "$T/base.json" "$T/compat.json"
+json_checks "$T/json" <<'EOF2'
+--json: a not comparable row has no ratio and names both compats
+    .comparisons[0].not_comparable == 1 and (.comparisons[0].metrics[] | select(.benchmark == "lat_syscall") | .verdict == "not_comparable" and .ratio == null and .base.compat == "same" and .new.compat == "differs: a test quantity")
+EOF2
+
 run "$LMBENCH" compare "$T/base.json" "$T/nosuch.json"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q '^lmbench compare: .*nosuch'; echo $?) \
     "a missing file: exit 1, named"
