@@ -69,6 +69,7 @@ static json_t *record_json(const struct lmb_rs_record *r)
     json_object_set_new(o, "benchmark", json_string(r->benchmark));
     json_object_set_new(o, "case", r->case_name ? json_string(r->case_name) : json_null());
     json_object_set_new(o, "params", p);
+    json_object_set_new(o, "compat", json_string(r->compat ? r->compat : "same"));
     json_object_set_new(o, "metric", json_string(lmb_rs_metric_of_unit(r->unit)));
     json_object_set_new(o, "unit", json_string(r->unit));
     json_object_set_new(o, "better", json_string(r->higher_better ? "higher" : "lower"));
