@@ -39,7 +39,7 @@ all_like "$(printf '%s\n' "$OUT" | sed '$d')" '^ *[0-9]+  (hardware|os|network) 
     "--list: one numbered step a line, with its group"
 like "$OUT" '^ *[0-9]+  hardware +lat_mem_rd -N 3 1 128$' "--list: the memory latency curve of the profile"
 like "$OUT" '^ *[0-9]+  os +lat_syscall -N 3 null$' "--list: lat_syscall null"
-like "$OUT" 'lat_mem_rd -N 3 -t 1 64$' "--list: the random chase"
+like "$OUT" 'lat_mem_rd -N 3 -t 1 16$' "--list: the random chase at stride 16"
 STEPS=$(printf '%s\n' "$OUT" | sed '$d' | wc -l | tr -d ' ')
 like "$(printf '%s\n' "$OUT" | tail -n 1)" "^$STEPS steps; profile quick, -N 3, ENOUGH 300, MB 1" "--list: the step count and settings"
 # Steps whose command is not built are listed as skipped with the reason.
@@ -109,6 +109,21 @@ like "$RAWTXT" '^Simple syscall: [0-9]+\.[0-9]{4} microseconds$' "raw: lat_sysca
 like "$RAWTXT" '^"stride=128$' "raw: lat_mem_rd's own section lines"
 like "$RAWTXT" '^0\.00049 [0-9]+\.[0-9]{3}$' "raw: lat_mem_rd's rows"
 like "$(sed -n '/^Memory read bandwidth$/{n;p;}' "$R")" '^0\.004096 [0-9]+\.[0-9]{2}$' "raw: bw_mem's rows under their section"
+# lmbench 3's report script reads Rand mem from the "stride=16 block after
+# "Random load latency", and ends the context-switch blocks and the tlb line at
+# a blank line (without one it reads the next section into them).
+is "$(sed -n '/^Random load latency$/{n;p;}' "$R")" '"stride=16' "raw: the random chase at stride 16"
+if grep -q '^"size=' "$R"; then
+    is "$(awk '/^"size=/ { c = 1; next } c && /^[0-9]+ [0-9.]+$/ { next } c { print ($0 == "" ? "blank" : "text: " $0); c = 0 }' "$R" | tail -n 1)" blank \
+        "raw: a blank line after the last context-switch block"
+else
+    skip "raw: no context-switch block (lat_ctx failed on this machine)"
+fi
+if grep -q '^tlb: ' "$R"; then
+    is "$(sed -n '/^tlb: /{n;p;}' "$R")" "" "raw: a blank line after the tlb line"
+else
+    skip "raw: no tlb line (tlb could not tell on this machine)"
+fi
 like "$(tail -n 1 "$R")" '^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [0-9]+ [0-9:]+ UTC [0-9]+\]$' "raw: ends with the date"
 run "$LMBENCH" import "$R"
 if json_usable; then
