@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/sem.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -27,6 +28,8 @@ static char tmp_paths[MAX_TMP][4096];
 static volatile sig_atomic_t tmp_used[MAX_TMP];
 static volatile sig_atomic_t tmp_isdir[MAX_TMP];
 static volatile pid_t kids[MAX_KIDS];
+#define MAX_SEMSETS 16
+static volatile sig_atomic_t semsets[MAX_SEMSETS];   /* id + 1; 0 = free */
 
 /* A directory entry as getdents64(2) returns it. */
 struct dent64 {
@@ -105,6 +108,9 @@ static void remove_all(void)
     for (int i = 0; i < MAX_TMP; i++)
         if (tmp_used[i])
             remove_slot(i);
+    for (int i = 0; i < MAX_SEMSETS; i++)
+        if (semsets[i] > 0)
+            semctl((int)semsets[i] - 1, 0, IPC_RMID);
 }
 
 static void on_signal(int sig)
@@ -147,6 +153,8 @@ int lmb_cleanup_child(pid_t parent)
         kids[i] = 0;
     for (int i = 0; i < MAX_TMP; i++)
         tmp_used[i] = 0;
+    for (int i = 0; i < MAX_SEMSETS; i++)
+        semsets[i] = 0;
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
         return -1;
     if (getppid() != parent)
@@ -258,6 +266,23 @@ void lmb_tmpdir_remove(const char *path)
             remove_tree(AT_FDCWD, tmp_paths[i], LMB_TMPDIR_DEPTH);
             tmp_used[i] = 0;
         }
+}
+
+void lmb_semset_track(int id)
+{
+    for (int i = 0; i < MAX_SEMSETS; i++)
+        if (semsets[i] == 0) {
+            semsets[i] = id + 1;
+            return;
+        }
+}
+
+void lmb_semset_remove(int id)
+{
+    for (int i = 0; i < MAX_SEMSETS; i++)
+        if (semsets[i] == id + 1)
+            semsets[i] = 0;
+    semctl(id, 0, IPC_RMID);
 }
 
 void lmb_child_track(pid_t pid)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Nothing outlives the command: temporary files are removed and child
- * processes killed on exit and on SIGINT, SIGTERM and SIGHUP. */
+/* Nothing outlives the command: temporary files and System V semaphore sets
+ * are removed and child processes killed on exit and on SIGINT, SIGTERM and SIGHUP. */
 #ifndef LMB_CLEANUP_H
 #define LMB_CLEANUP_H
 
@@ -35,6 +35,12 @@ void lmb_tmpdir_remove(const char *path);
 /* Removes the directory at path with everything in it, LMB_TMPDIR_DEPTH levels
  * deep (registered or not). Uses only system calls. */
 void lmb_remove_tree(const char *path);
+
+/* Registers a System V semaphore set (semget's id) for removal (IPC_RMID) on
+ * exit and on signals, as temporary files are; lmb_semset_remove removes it now
+ * and forgets it. */
+void lmb_semset_track(int id);
+void lmb_semset_remove(int id);
 
 /* Tracks children the signal handler must kill. */
 void lmb_child_track(pid_t pid);
