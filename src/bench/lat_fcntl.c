@@ -10,10 +10,17 @@
  * each round hands a lock to the partner and one back, and no process asks
  * again for a lock it released before the other has taken it (with only two
  * locks one could take back what it had just let go, and the rounds would
- * drift apart). Each copy (-P) has its own bytes of the file. Kept out of the timing: the file (removed at the end, also
- * on signals), the first locks, starting, placing and stopping the partner. */
+ * drift apart). Each copy (-P) has its own bytes of the file. A round is
+ * fcntl() calls and the wake-ups between them, nothing else: the partner makes
+ * no other system call in its loop. It is told to stop by SIGUSR1 (its pid came
+ * over the ready pipe), which interrupts a wait or sets a flag it reads after
+ * each lock it takes; the copy then lets go of every lock, so that a partner
+ * about to wait finds its lock free and sees the flag. Kept out of the timing:
+ * the file (removed at the end, also on signals), the first locks, starting,
+ * placing and stopping the partner. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,9 +34,20 @@ struct fcntl_state {
     const char *path;
     off_t base;            /* this copy's bytes: locks at base+0..2, stop mark at base+3 */
     int fd;
-    int ready[2];          /* the partner says it holds its first lock */
+    int ready[2];          /* the partner says it holds its first lock, and its pid */
+    pid_t partner;         /* the partner process, told to stop with SIGUSR1 */
     uint64_t round;
 };
+
+/* Set in the partner process by SIGUSR1: the copy is stopping. Per process,
+ * reached by the signal handler; never a result. */
+static volatile sig_atomic_t stop_partner;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_partner = 1;
+}
 
 /* Takes (F_WRLCK, waiting) or releases (F_UNLCK) lock k of the copy at base. */
 static int lock(int fd, off_t base, int k, short type)
@@ -58,18 +76,26 @@ static void run_fcntl(uint64_t n, void *s)
 static int fcntl_partner(void *s, const struct lmb_partner_ctx *pc)
 {
     struct fcntl_state *st = s;
-    char c = 'R';
+    struct sigaction sa;
+    pid_t self = getpid();
     int fd;
 
     /* Record locks belong to the process: the partner needs its own open file
      * (a partner thread could not hold locks against its copy). */
     close(st->ready[0]);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;   /* no SA_RESTART: a wait ends with EINTR */
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGUSR1, &sa, NULL) != 0) {
+        snprintf(pc->err, pc->errlen, "sigaction: %s", strerror(errno));
+        return -1;
+    }
     fd = open(st->path, O_RDWR | O_CLOEXEC);
     if (fd < 0 || lock(fd, st->base, 2, F_WRLCK) != 0) {
         snprintf(pc->err, pc->errlen, "lock 2 of %s: %s", st->path, strerror(errno));
         return -1;
     }
-    if (write(st->ready[1], &c, 1) != 1) {
+    if (write(st->ready[1], &self, sizeof self) != (ssize_t)sizeof self) {
         snprintf(pc->err, pc->errlen, "telling the copy: %s", strerror(errno));
         return -1;
     }
@@ -77,12 +103,14 @@ static int fcntl_partner(void *s, const struct lmb_partner_ctx *pc)
     for (uint64_t r = 0;; r++) {
         int take = (int)(r % 3), give = (int)((r + 2) % 3);
         if (lock(fd, st->base, take, F_WRLCK) != 0) {
+            if (errno == EINTR && stop_partner)
+                return 0;
+            if (errno == EINTR)
+                continue;
             snprintf(pc->err, pc->errlen, "fcntl(F_SETLKW): %s", strerror(errno));
             return -1;
         }
-        /* The copy leaves by setting byte 3 of the file, then letting go. */
-        char stop = 0;
-        if (pread(fd, &stop, 1, st->base + 3) == 1 && stop == 'q')
+        if (stop_partner)
             return 0;
         if (lock(fd, st->base, give, F_UNLCK) != 0) {
             snprintf(pc->err, pc->errlen, "fcntl(F_UNLCK): %s", strerror(errno));
@@ -95,13 +123,17 @@ static int fcntl_partner(void *s, const struct lmb_partner_ctx *pc)
 static void fcntl_after_partners(void *s, bool threads)
 {
     struct fcntl_state *st = s;
-    char c;
+    pid_t pid = -1;
+    ssize_t got;
 
     (void)threads;
     close(st->ready[1]);
     st->ready[1] = -1;
-    while (read(st->ready[0], &c, 1) < 0 && errno == EINTR)
+    while ((got = read(st->ready[0], &pid, sizeof pid)) < 0 && errno == EINTR)
         ;
+    /* Nothing read: the partner failed before it was ready, and the harness
+     * reports why. */
+    st->partner = got == (ssize_t)sizeof pid ? pid : -1;
     close(st->ready[0]);
     st->ready[0] = -1;
 }
@@ -111,6 +143,7 @@ static int fcntl_init(void *s, char *err, size_t errlen)
     struct fcntl_state *st = s;
 
     st->round = 0;
+    st->partner = -1;
     st->base = (off_t)lmb_copy_index() * 8;
     st->ready[0] = st->ready[1] = -1;
     st->fd = open(st->path, O_RDWR | O_CLOEXEC);
@@ -128,14 +161,15 @@ static int fcntl_init(void *s, char *err, size_t errlen)
 static void fcntl_cleanup(void *s)
 {
     struct fcntl_state *st = s;
-    char q = 'q';
 
     if (st->fd < 0)
         return;
-    /* Whatever the partner waits for next, it finds the stop mark. */
-    if (pwrite(st->fd, &q, 1, st->base + 3) == 1)
-        for (int k = 0; k < 3; k++)
-            lock(st->fd, st->base, k, F_UNLCK);
+    /* The flag first, then every lock let go: whatever the partner waits for
+     * next, it gets or is interrupted, and leaves. */
+    if (st->partner > 0)
+        kill(st->partner, SIGUSR1);
+    for (int k = 0; k < 3; k++)
+        lock(st->fd, st->base, k, F_UNLCK);
     close(st->fd);
     st->fd = -1;
 }
