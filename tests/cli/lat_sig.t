@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# lat_sig: classic lines, prot with and without a file, --json, bad input and
-# bad files, signals.
+# lat_sig: classic lines, prot with and without a file, --json (catch as
+# kill+handler minus kill(self, 0)), bad input and bad files, signals.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-os.sh"
 
@@ -42,14 +42,38 @@ done
 # --- JSON ----------------------------------------------------------------------------
 
 if json_usable; then
-    for v in install catch prot; do
+    for v in install prot; do
         run_json "$CMD" -N 3 --json "$v"
         json_one_record "$T/json" lat_sig "$v" us
         json_ok "$T/json" '.results[0].params == {}' "--json $v: no params"
     done
+    json_ok "$T/json" '.results[0].compat | startswith("differs: a page of anonymous memory")' \
+        "--json prot without a file: compat says it differs from lmbench 3 (anonymous memory)"
+
+    # catch is lmbench 3's quantity: kill() and the handler minus kill(self, 0),
+    # the latter's smallest sample; both parts are records of their own.
+    run_json "$CMD" -N 3 --json catch
+    json_checks "$T/json" <<'EOF2'
+--json catch: three records, kill0, catch_raw, catch, all ok in us with 3 samples and no params
+    .results | length == 3 and map(.case) == ["kill0", "catch_raw", "catch"]
+    and all(.[]; .benchmark == "lat_sig" and .unit == "us" and .status == "ok"
+                 and (.samples | length) == 3 and .params == {})
+--json catch: catch is lmbench 3's line (compat same); kill0 and catch_raw are new figures
+    .results | .[2].compat == "same" and (.[0].compat | startswith("new: "))
+    and (.[1].compat | startswith("new: "))
+--json catch: kill0's headline is its minimum, the figure subtracted
+    .results[0] | .headline == "min" and .value == .stats.min
+--json catch: each catch sample is the catch_raw sample minus the smallest kill0 sample
+    .results | (.[0].samples | min) as $k | [.[1].samples, .[2].samples] | transpose
+    | all(.[]; (.[0] - $k - .[1]) | fabs < 1e-6)
+--json catch: the catch headline is the median of its samples, and positive
+    .results[2] | .value == .stats.median and .value > 0
+EOF2
     run_json "$CMD" -N 3 --json prot "$T/file"
     json_ok "$T/json" ".results[0] | .case == \"prot\" and .params.file == \"$T/file\" and .status == \"ok\"" \
         "--json prot FILE: params.file is the file"
+    json_ok "$T/json" '.results[0].compat | startswith("differs: nothing subtracted")' \
+        "--json prot FILE: compat says only the subtraction differs"
 else
     skip "--json: jq missing or built without jansson"
 fi
