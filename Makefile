@@ -12,6 +12,9 @@
 #
 # WERROR=1 turns warnings into errors (CI does). JANSSON=no builds without JSON,
 # JANSSON=yes fails when jansson cannot be used (default: use it when found).
+# jansson is linked from libjansson.a where there is one (JANSSON_STATIC=no: the
+# shared library), libtirpc is loaded by lat_rpc alone (dlopen) in a dynamic
+# build: no other command's process maps them.
 #
 # Cross builds (doc/boards.md): CROSS=aarch64-linux-gnu- is the tool prefix: it
 # takes $(CROSS)gcc and $(CROSS)ar and builds into build-aarch64-linux-gnu/.
@@ -91,11 +94,11 @@ LMB_STATIC_LDFLAGS := $(if $(filter-out 0 no,$(STATIC)),-static)
 LMB_SYSROOT_FLAGS := $(if $(SYSROOT),--sysroot=$(SYSROOT))
 LMB_PKG_LIBS_OPT := $(if $(LMB_STATIC_LDFLAGS),--static) --libs
 
-# $(call lmb_have_pkg,PKG,HEADER,SYMBOLS): "yes" when the target has the
+# $(call lmb_have_pkg,PKG,HEADER,SYMBOLS[,LIBS]): "yes" when the target has the
 # library: its pkg-config file is found, HEADER compiles and a program that uses
 # SYMBOLS (the functions the code calls, so that a static link pulls in what they
-# need) links with this build's flags (statically with STATIC=1). Evaluated once,
-# when needed.
+# need) links with this build's flags (statically with STATIC=1), and with LIBS
+# when given instead of what pkg-config says. Evaluated once, when needed.
 lmb_have_pkg = $(if $(LMB_PKG_CONFIG),$(shell \
 	$(LMB_PKG_CONFIG) --exists $(1) 2>/dev/null || exit 0; \
 	mkdir -p $(B)/gen && \
@@ -103,7 +106,7 @@ lmb_have_pkg = $(if $(LMB_PKG_CONFIG),$(shell \
 		'$(2)' '$(foreach f,$(3), p = (void *)&$(f);)' > $(B)/gen/probe-$(1).c && \
 	$(CC) $(LMB_SYSROOT_FLAGS) $$($(LMB_PKG_CONFIG) --cflags $(1)) $(CFLAGS) \
 		-o $(B)/gen/probe-$(1) $(B)/gen/probe-$(1).c $(LMB_STATIC_LDFLAGS) $(LDFLAGS) \
-		$$($(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) $(1)) >/dev/null 2>&1 && echo yes; \
+		$(if $(4),$(4),$$($(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) $(1))) >/dev/null 2>&1 && echo yes; \
 	rm -f $(B)/gen/probe-$(1) $(B)/gen/probe-$(1).c))
 
 # jansson (JSON output): JANSSON=no leaves it out, JANSSON=yes requires it.
@@ -116,7 +119,13 @@ lmb_require = $(if $(filter yes,$($(1))),$(if $(filter yes,$(HAVE_$(1))),,$(erro
 	but $(2) cannot be used for this target (pkg-config: $(or $(LMB_PKG_CONFIG),none for $(CROSS)); \
 	set PKG_CONFIG, PKG_CONFIG_LIBDIR or SYSROOT))))
 JSON_CFLAGS = $(if $(HAVE_JANSSON),-DLMB_HAVE_JANSSON $(shell $(LMB_PKG_CONFIG) --cflags jansson))
-JSON_LIBS = $(if $(HAVE_JANSSON),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) jansson))
+# A dynamic build links jansson's static archive (libjansson.a) where the target
+# has one, so that no process of lmbench maps libjansson (the process lat_proc
+# forks stays as small as a C program); else the shared library.
+# JANSSON_STATIC=no always links the shared library.
+JSON_STATIC_LIBS = $(patsubst -ljansson,-l:libjansson.a,$(shell $(LMB_PKG_CONFIG) --static --libs jansson))
+HAVE_JANSSON_A = $(eval HAVE_JANSSON_A := $(if $(and $(HAVE_JANSSON),$(if $(LMB_STATIC_LDFLAGS),,yes),$(filter-out no,$(or $(JANSSON_STATIC),yes))),$(call lmb_have_pkg,jansson,jansson.h,json_object json_dumpf json_loads,$(JSON_STATIC_LIBS))))$(HAVE_JANSSON_A)
+JSON_LIBS = $(if $(HAVE_JANSSON),$(if $(HAVE_JANSSON_A),$(JSON_STATIC_LIBS),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) jansson)))
 
 WARN := -Wall -Wextra $(if $(WERROR),-Werror)
 LMB_CPPFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread -Isrc -I$(B)/gen $(LMB_SYSROOT_FLAGS) $(JSON_CFLAGS)
@@ -171,18 +180,32 @@ all: $(PROGS)
 # "skipped: built without libtirpc"). Only lat_rpc.o sees its flags; a stamp
 # rebuilds it when they change.
 # Found for the target as jansson is (lmb_have_pkg); TIRPC=yes requires it.
+# A dynamic build does not link it: lat_rpc loads it (dlopen of its soname, read
+# from the library here, libtirpc.so.3 when it cannot be) when it runs, so that
+# no other command maps libtirpc and the Kerberos libraries it pulls in. A static
+# build (STATIC=1) links it, and so do the fuzz targets.
 ifeq ($(TIRPC),no)
 HAVE_TIRPC :=
 else
 HAVE_TIRPC = $(eval HAVE_TIRPC := $(call lmb_have_pkg,libtirpc,rpc/rpc.h,svc_register svc_getreqset svc_sendreply clnt_vc_create clnt_dg_create pmap_set))$(call lmb_require,TIRPC,libtirpc)$(HAVE_TIRPC)
 endif
-TIRPC_CFLAGS = $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC $(shell $(LMB_PKG_CONFIG) --cflags libtirpc))
-TIRPC_LIBS = $(if $(HAVE_TIRPC),$(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) libtirpc))
+TIRPC_SONAME = $(eval TIRPC_SONAME := $(or $(shell f=$$($(CC) $(LMB_SYSROOT_FLAGS) -print-file-name=libtirpc.so) && \
+	$(CROSS)readelf -d "$$f" 2>/dev/null | sed -n 's/.*(SONAME)[^[]*\[\(libtirpc[^]]*\)\].*/\1/p'),libtirpc.so.3))$(TIRPC_SONAME)
+TIRPC_PKG_CFLAGS = $(shell $(LMB_PKG_CONFIG) --cflags libtirpc)
+TIRPC_PKG_LIBS = $(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) libtirpc)
+TIRPC_CFLAGS = $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC $(if $(LMB_STATIC_LDFLAGS),-DLMB_TIRPC_LINKED,\
+	-DLMB_TIRPC_SONAME='"$(TIRPC_SONAME)"') $(TIRPC_PKG_CFLAGS))
+TIRPC_LIBS = $(if $(HAVE_TIRPC),$(if $(LMB_STATIC_LDFLAGS),$(TIRPC_PKG_LIBS),$(LMB_DL_LIBS)))
+# -ldl where dlopen is not in the C library (glibc before 2.34).
+LMB_DL_LIBS = $(eval LMB_DL_LIBS := $(shell mkdir -p $(B)/gen && \
+	printf '#include <dlfcn.h>\nint main(void)\n{\n    return dlopen("x", RTLD_LAZY) != 0;\n}\n' > $(B)/gen/probe-dl.c && \
+	{ $(CC) $(LMB_SYSROOT_FLAGS) $(CFLAGS) -o $(B)/gen/probe-dl $(B)/gen/probe-dl.c $(LDFLAGS) >/dev/null 2>&1 || echo -ldl; }; \
+	rm -f $(B)/gen/probe-dl $(B)/gen/probe-dl.c))$(LMB_DL_LIBS)
 $(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
 $(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: $(B)/gen/tirpc.flags
 $(B)/gen/tirpc.flags: FORCE
 	@mkdir -p $(@D)
-	@echo '$(TIRPC_CFLAGS)' > $@.tmp
+	@printf '%s\n' $(call lmb_q,$(TIRPC_CFLAGS)) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # lmhttp's static document tree, generated (no binary files in the source) by
@@ -221,8 +244,9 @@ FUZZ_SECONDS ?= 10
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(LIB_SRCS) $(B)/gen/version.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(LMB_CPPFLAGS) $(TIRPC_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(LIB_SRCS) $(LIBS)
+	$(FUZZ_CC) $(LMB_CPPFLAGS) $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC -DLMB_TIRPC_LINKED $(TIRPC_PKG_CFLAGS)) \
+		-g -O1 -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(LIB_SRCS) $(LIBS) $(if $(HAVE_TIRPC),$(TIRPC_PKG_LIBS))
 fuzz: $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \

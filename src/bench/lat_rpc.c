@@ -10,7 +10,14 @@
  * rpcbind runs on the server's host, the server also registers there (and
  * unregisters when it stops). Procedure 2 asks the server to stop; it obeys
  * only a caller on its own host or the address given with -a. Built without
- * libtirpc, the command reports that it is skipped. */
+ * libtirpc, the command reports that it is skipped.
+ *
+ * libtirpc (and the Kerberos libraries it needs) is not linked into a dynamic
+ * build: this command loads it with dlopen() when it runs (its soname comes
+ * from the build, LMB_TIRPC_SONAME), so that every other command's process
+ * stays small; it is skipped, saying why, when the library cannot be loaded.
+ * A static build (LMB_TIRPC_LINKED) links it. Every libtirpc function is called
+ * through the table `rpc`. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -28,6 +35,58 @@
 #include <rpc/pmap_clnt.h>
 #include <rpc/rpc.h>
 #include <rpc/rpc_com.h>
+#ifndef LMB_TIRPC_LINKED
+#include <dlfcn.h>
+#endif
+
+/* The libtirpc functions this file calls (the others it uses are macros over
+ * what these return). */
+#define TIRPC_FNS(X)                                                                      \
+    X(svc_sendreply) X(svcerr_decode) X(svcerr_noproc) X(svc_fd_create) X(svc_dg_create) \
+    X(svc_register) X(svc_getreqset) X(rpc_control) X(pmap_set) X(pmap_unset)           \
+    X(clnt_vc_create) X(clnt_dg_create) X(clnt_spcreateerror) X(clnt_sperrno) X(xdr_char) \
+    X(xdr_int)
+
+/* Filled once by tirpc_load: process-wide, as the library is. */
+static struct {
+#define TIRPC_FIELD(f) __typeof__(f) *f;
+    TIRPC_FNS(TIRPC_FIELD)
+#undef TIRPC_FIELD
+} rpc;
+
+/* Makes rpc usable: NULL, or why libtirpc cannot be used. */
+static const char *tirpc_load(void)
+{
+    static int loaded;   /* 0: not tried, 1: loaded, -1: failed (why says why) */
+    static char why[256];
+
+    if (loaded != 0)
+        return loaded > 0 ? NULL : why;
+#ifdef LMB_TIRPC_LINKED
+#define TIRPC_SET(f) rpc.f = f;
+    TIRPC_FNS(TIRPC_SET)
+#undef TIRPC_SET
+#else
+    void *h = dlopen(LMB_TIRPC_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL) {
+        const char *e = dlerror();
+        snprintf(why, sizeof why, "libtirpc cannot be loaded: %s", e ? e : LMB_TIRPC_SONAME);
+        loaded = -1;
+        return why;
+    }
+#define TIRPC_SET(f)                                                                      \
+    if ((rpc.f = (__typeof__(rpc.f))dlsym(h, #f)) == NULL) {                              \
+        snprintf(why, sizeof why, "libtirpc cannot be loaded: %s has no %s", LMB_TIRPC_SONAME, \
+                 #f);                                                                     \
+        loaded = -1;                                                                      \
+        return why;                                                                       \
+    }
+    TIRPC_FNS(TIRPC_SET)
+#undef TIRPC_SET
+#endif
+    loaded = 1;
+    return NULL;
+}
 
 #define XACT_PROG 404040u
 #define XACT_VERS 1u
@@ -58,21 +117,21 @@ static void dispatch(struct svc_req *rq, SVCXPRT *x)
 
     switch (rq->rq_proc) {
     case NULLPROC:
-        svc_sendreply(x, (xdrproc_t)xdr_nothing, NULL);
+        rpc.svc_sendreply(x, (xdrproc_t)xdr_nothing, NULL);
         return;
     case RPC_XACT:
-        if (!svc_getargs(x, (xdrproc_t)xdr_char, (char *)&c)) {
-            svcerr_decode(x);
+        if (!svc_getargs(x, (xdrproc_t)rpc.xdr_char, (char *)&c)) {
+            rpc.svcerr_decode(x);
             return;
         }
-        svc_sendreply(x, (xdrproc_t)xdr_char, (char *)&c);
+        rpc.svc_sendreply(x, (xdrproc_t)rpc.xdr_char, (char *)&c);
         return;
     case RPC_EXIT: {
         struct netbuf *nb = svc_getrpccaller(x);
         bool ok = nb != NULL && nb->buf != NULL && nb->len >= sizeof(sa_family_t) &&
                   lmb_server_may_stop(the_server, (const struct sockaddr *)nb->buf);
         answer = ok ? 0 : 1;
-        svc_sendreply(x, (xdrproc_t)xdr_int, (char *)&answer);
+        rpc.svc_sendreply(x, (xdrproc_t)rpc.xdr_int, (char *)&answer);
         if (ok) {
             if (in_child)
                 _exit(LMB_SRV_CHILD_STOP);
@@ -81,7 +140,7 @@ static void dispatch(struct svc_req *rq, SVCXPRT *x)
         return;
     }
     default:
-        svcerr_noproc(x);
+        rpc.svcerr_noproc(x);
         return;
     }
 }
@@ -102,9 +161,9 @@ static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t le
     in_child = true;
     /* RPC records are capped (the server's only input of any length). */
     int max = 8192;
-    rpc_control(RPC_SVC_CONNMAXREC_SET, &max);
-    x = svc_fd_create(fd, 0, 0);
-    if (x == NULL || !svc_register(x, XACT_PROG, XACT_VERS, dispatch, 0))
+    rpc.rpc_control(RPC_SVC_CONNMAXREC_SET, &max);
+    x = rpc.svc_fd_create(fd, 0, 0);
+    if (x == NULL || !rpc.svc_register(x, XACT_PROG, XACT_VERS, dispatch, 0))
         return 1;
     for (;;) {
         struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -116,7 +175,7 @@ static int srv_child(struct lmb_server *s, int fd, const uint8_t *req, size_t le
         fd_set set;
         FD_ZERO(&set);
         FD_SET(fd, &set);
-        svc_getreqset(&set);
+        rpc.svc_getreqset(&set);
         if (fcntl(fd, F_GETFD) < 0)
             return 0;   /* libtirpc closed it: the client went */
     }
@@ -129,7 +188,7 @@ static bool srv_udp(struct lmb_server *s)
     (void)s;
     FD_ZERO(&set);
     FD_SET(udp_fd, &set);
-    svc_getreqset(&set);
+    rpc.svc_getreqset(&set);
     return udp_stop;
 }
 
@@ -158,17 +217,17 @@ static int srv_setup(struct lmb_server *s, const struct lmb_addr *bound, char *e
     udp_fd = lmb_net_listen(SOCK_DGRAM, bound, err, errlen);
     if (udp_fd < 0)
         return -1;
-    x = svc_dg_create(udp_fd, 0, 0);
-    if (x == NULL || !svc_register(x, XACT_PROG, XACT_VERS, dispatch, 0)) {
+    x = rpc.svc_dg_create(udp_fd, 0, 0);
+    if (x == NULL || !rpc.svc_register(x, XACT_PROG, XACT_VERS, dispatch, 0)) {
         snprintf(err, errlen, "cannot create the UDP RPC service");
         return -1;
     }
     s->extra_fd = udp_fd;
     s->extra = srv_udp;
     if (bound->ss.ss_family == AF_INET && rpcbind_runs()) {
-        pmap_unset(XACT_PROG, XACT_VERS);
-        registered = pmap_set(XACT_PROG, XACT_VERS, IPPROTO_TCP, (unsigned short)port) &&
-                     pmap_set(XACT_PROG, XACT_VERS, IPPROTO_UDP, (unsigned short)port);
+        rpc.pmap_unset(XACT_PROG, XACT_VERS);
+        registered = rpc.pmap_set(XACT_PROG, XACT_VERS, IPPROTO_TCP, (unsigned short)port) &&
+                     rpc.pmap_set(XACT_PROG, XACT_VERS, IPPROTO_UDP, (unsigned short)port);
     }
     return 0;
 }
@@ -177,7 +236,7 @@ static void srv_atexit(struct lmb_server *s)
 {
     (void)s;
     if (registered)
-        pmap_unset(XACT_PROG, XACT_VERS);
+        rpc.pmap_unset(XACT_PROG, XACT_VERS);
 }
 
 static const struct lmb_server_ops server = {
@@ -201,10 +260,10 @@ static CLIENT *make_client(const struct lmb_addr *a, int proto, double timeout_s
 
     if (fd < 0)
         return NULL;
-    cl = proto == RPC_TCP ? clnt_vc_create(fd, &nb, XACT_PROG, XACT_VERS, 0, 0)
-                          : clnt_dg_create(fd, &nb, XACT_PROG, XACT_VERS, 0, 0);
+    cl = proto == RPC_TCP ? rpc.clnt_vc_create(fd, &nb, XACT_PROG, XACT_VERS, 0, 0)
+                          : rpc.clnt_dg_create(fd, &nb, XACT_PROG, XACT_VERS, 0, 0);
     if (cl == NULL) {
-        snprintf(err, errlen, "cannot create an RPC client: %s", clnt_spcreateerror(""));
+        snprintf(err, errlen, "cannot create an RPC client: %s", rpc.clnt_spcreateerror(""));
         close(fd);
         return NULL;
     }
@@ -233,7 +292,7 @@ static int probe(const struct lmb_addr *a, int proto, double timeout_s, char *er
         lmb_net_addr_str((const struct sockaddr *)&a->ss, host, sizeof host);
         snprintf(err, errlen, "no RPC answer from %s port %u over %s: %s", host,
                  lmb_net_addr_port((const void *)&a->ss), proto == RPC_TCP ? "TCP" : "UDP",
-                 clnt_sperrno(st));
+                 rpc.clnt_sperrno(st));
         return -1;
     }
     return 0;
@@ -251,11 +310,11 @@ static int rpc_stop(const struct lmb_addr *a, int socktype, double timeout_s, ch
     cl = make_client(a, RPC_TCP, timeout_s, err, errlen);
     if (cl == NULL)
         return -1;
-    st = clnt_call(cl, RPC_EXIT, (xdrproc_t)xdr_nothing, NULL, (xdrproc_t)xdr_int,
+    st = clnt_call(cl, RPC_EXIT, (xdrproc_t)xdr_nothing, NULL, (xdrproc_t)rpc.xdr_int,
                    (char *)&answer, tv);
     clnt_destroy(cl);
     if (st != RPC_SUCCESS) {
-        snprintf(err, errlen, "the stop request failed: %s", clnt_sperrno(st));
+        snprintf(err, errlen, "the stop request failed: %s", rpc.clnt_sperrno(st));
         return -1;
     }
     if (answer != 0) {
@@ -305,10 +364,10 @@ static void client_run(uint64_t n, void *p)
 
     for (uint64_t i = 0; i < n; i++) {
         char c = 'x', r = 0;
-        enum clnt_stat s = clnt_call(st->cl, RPC_XACT, (xdrproc_t)xdr_char, &c,
-                                     (xdrproc_t)xdr_char, &r, tv);
+        enum clnt_stat s = clnt_call(st->cl, RPC_XACT, (xdrproc_t)rpc.xdr_char, &c,
+                                     (xdrproc_t)rpc.xdr_char, &r, tv);
         if (s != RPC_SUCCESS)
-            lmb_abort_copy("RPC call failed: %s", clnt_sperrno(s));
+            lmb_abort_copy("RPC call failed: %s", rpc.clnt_sperrno(s));
         if (r != c)
             lmb_abort_copy("RPC call answered %d instead of %d", r, c);
     }
@@ -380,7 +439,7 @@ static int lat_rpc_main(struct lmb_ctx *ctx, int argc, char **argv)
 
 static const char *supported(void)
 {
-    return NULL;
+    return tirpc_load();
 }
 
 #else /* !LMB_HAVE_TIRPC */
