@@ -5,7 +5,15 @@
  * once, and waitpid() for it (fork); the same with the child calling execve() of
  * the hello helper (exec); the same with the child running /bin/sh -c hello
  * (shell). Finding the helper, opening /dev/null for the children's output and
- * building their argument lists happen before timing. */
+ * building their argument lists happen before timing.
+ *
+ * The process that forks is the harness's measuring copy: the lmbench binary,
+ * libc and libm (jansson too only where the build found no libjansson.a to link
+ * in; libtirpc is loaded by lat_rpc alone), a small heap, the harness's shared
+ * pages.
+ * Its number of mappings (lines of /proc/self/maps, counted in init) becomes
+ * the parameter "maps" of the fork, exec and shell records. A child of fork
+ * calls _exit(0) at once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,16 +26,18 @@
 #include "lib/bench.h"
 #include "lib/text.h"
 #include "lib/files.h"
+#include "lib/procmaps.h"
 
 extern char **environ;
 
-enum { NEEDS_HELLO = 1 };
+enum { NEEDS_HELLO = 1, FORKS = 2 };
 
 struct proc_state {
     char hello[PATH_MAX];       /* the exec target */
     char shell_cmd[2 * PATH_MAX + 8];
     char *exec_argv[4];
     int devnull;                /* the children's stdout */
+    bool forks;                 /* the operation forks: count the mappings */
     unsigned sink;
 };
 
@@ -113,17 +123,20 @@ static const struct lmb_variant variants[] = {
     { "procedure", "a call of a function that does almost nothing", run_procedure,
       "Procedure call", 0 },
     { "fork", "fork() of a child that exits at once, and waitpid() for it", run_fork,
-      "Process fork+exit", 0 },
+      "Process fork+exit", FORKS },
     { "exec", "fork(), execve() of the hello helper in the child, waitpid()", run_exec,
-      "Process fork+execve", NEEDS_HELLO },
+      "Process fork+execve", NEEDS_HELLO | FORKS },
     { "shell", "fork(), /bin/sh -c hello in the child, waitpid()", run_shell,
-      "Process fork+/bin/sh -c", NEEDS_HELLO },
+      "Process fork+/bin/sh -c", NEEDS_HELLO | FORKS },
 };
 
 static int proc_init(void *s, char *err, size_t errlen)
 {
     struct proc_state *st = s;
+    long long maps = st->forks ? lmb_count_maps() : -1;
 
+    if (maps >= 0)
+        lmb_copy_fact_int("maps", maps);
     st->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (st->devnull < 0) {
         snprintf(err, errlen, "open /dev/null: %s", strerror(errno));
@@ -221,6 +234,7 @@ static int lat_proc_main(struct lmb_ctx *ctx, int argc, char **argv)
     lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "%s", v->label);
+    st.forks = (v->flags & FORKS) != 0;
 
     if (v->flags & NEEDS_HELLO) {
         if (find_hello(st.hello, sizeof st.hello, err, sizeof err) != 0)

@@ -22,10 +22,28 @@ one_line_like "$ERR" "^lat_cmd: $NUM microseconds\$" "echo -n hello: the classic
 run "$CMD" -N 3 /bin/cat
 one_line_like "$ERR" "^lat_cmd: $NUM microseconds\$" "/bin/cat: runs with /dev/null as input"
 
+# A bare name is looked up in PATH once, before timing: every run is of the
+# file found then. mycmd in the second directory of PATH puts a failing mycmd
+# into the first on its first run; a child that searched PATH again would run
+# that one and fail.
+mkdir -p "$T/p1" "$T/p2"
+printf '#!/bin/sh\nprintf "#!/bin/sh\\nexit 1\\n" >"%s/p1/mycmd"\nchmod +x "%s/p1/mycmd"\nexit 0\n' "$T" "$T" >"$T/p2/mycmd"
+chmod +x "$T/p2/mycmd"
+run env PATH="$T/p1:$T/p2:$PATH" "$CMD" -N 3 mycmd
+ok $([ "$RC" = 0 ] && [ -x "$T/p1/mycmd" ]; echo $?) \
+    "a bare name: the file found in PATH before timing runs every time (exit 0; the other mycmd appeared)"
+one_line_like "$ERR" "^lat_cmd: $NUM microseconds\$" "a bare name found in PATH: the classic line"
+# A file that is not a program (no #! line) runs under /bin/sh, as execvp runs it.
+printf 'exit 0\n' >"$T/p2/noshebang"
+chmod +x "$T/p2/noshebang"
+run env PATH="$T/p2:$PATH" "$CMD" -N 3 noshebang
+ok $([ "$RC" = 0 ]; echo $?) "a script without #!: runs under /bin/sh (exit 0)"
+
 if json_usable; then
     run_json "$CMD" -N 3 --json -- sh -c 'exit 0'
     json_one_record "$T/json" lat_cmd null us
     json_ok "$T/json" '.results[0].params.command == "sh -c exit 0"' "--json: params.command is the command line"
+    json_ok "$T/json" '.results[0].params.maps > 3' "--json: params.maps, the mappings of the process that forks"
 else
     skip "--json: jq missing or built without jansson"
 fi

@@ -34,7 +34,12 @@ if json_usable; then
     for v in procedure fork exec shell; do
         run_json "$CMD" -N 3 --json "$v"
         json_one_record "$T/json" lat_proc "$v" us
-        json_ok "$T/json" '.results[0].params == {}' "--json $v: no params"
+        if [ "$v" = procedure ]; then
+            json_ok "$T/json" '.results[0].params == {}' "--json $v: no params"
+        else
+            json_ok "$T/json" '(.results[0].params | keys) == ["maps"] and .results[0].params.maps > 3' \
+                "--json $v: params.maps, the mappings of the process that forks"
+        fi
     done
 else
     skip "--json: jq missing or built without jansson"
@@ -78,6 +83,45 @@ if [ -z "${LMBENCH_RUNNER:-}" ]; then
     one_line_like "$ERR" "^Process fork\\+/bin/sh -c: $NUM microseconds\$" "a helper path with a quote and a space: shell works"
 else
     skip "the helper's location: a copy of the binary under qemu-user is only its wrapper"
+fi
+
+# --- the process that forks ------------------------------------------------------------
+
+# Its mappings, read from /proc while it forks: the binary, libc, libm and the
+# loader; never libtirpc or the Kerberos, keyutils and resolver libraries it
+# needs (lat_rpc alone loads them), nor libjansson where the build links
+# libjansson.a in. Under qemu-user /proc shows the emulator's mappings.
+copy_maps() {
+    _c=$(children_of "$1" | head -n 1)
+    [ -n "$_c" ] && cat "/proc/$_c/maps" >"$T/maps" 2>/dev/null && [ -s "$T/maps" ]
+}
+if [ -z "${LMBENCH_RUNNER:-}" ] && [ -r /proc/self/maps ]; then
+    start_bg "$(new_tag)" "$CMD" -N 1000 --min-time 0.2 fork
+    if wait_for "the copy" 100 copy_maps "$BG"; then
+        objs=$(awk '$6 ~ /\.so/ { n = split($6, p, "/"); print p[n] }' "$T/maps" | sort -u | tr '\n' ' ')
+        unlike "$objs" 'libtirpc|libgssapi|libkrb5|libk5crypto|libkrb5support|libcom_err|libkeyutils|libresolv' \
+            "the forking process maps no libtirpc, Kerberos, keyutils or resolver library ($objs)"
+        like "$objs" 'libc\.so' "the forking process maps libc"
+        static_jansson=no
+        for f in "$LMBENCH_BUILD/gen/flags" "$LMBENCH_BUILD/../gen/flags"; do
+            [ -f "$f" ] && grep -q 'libjansson\.a' "$f" && static_jansson=yes
+        done
+        if [ "$static_jansson" = yes ]; then
+            unlike "$objs" 'libjansson' "the forking process maps no libjansson (linked in statically)"
+        else
+            skip "libjansson in the forking process: this build links the shared library (no libjansson.a)"
+        fi
+    else
+        fail "the forking process: lat_proc did not start its copy"
+        skip "the forking process: libc"
+        skip "the forking process: libjansson"
+    fi
+    kill -INT "$BG" 2>/dev/null
+    wait_bg
+else
+    skip "the forking process's mappings: under qemu-user /proc shows the emulator's"
+    skip "the forking process: libc"
+    skip "the forking process: libjansson"
 fi
 
 # --- bad input -----------------------------------------------------------------------
