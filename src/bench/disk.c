@@ -3,8 +3,11 @@
  *
  * One operation of a zone: a read of one chunk (up to 1 MiB), the next chunk of
  * the zone each time, wrapping inside the zone. One operation of a seek
- * distance: a read of one 4 KiB block, alternately `distance` bytes after and
- * before the last, so that every read moves the head that far. Reads use
+ * distance: a read of one 4 KiB block `distance` bytes from the last (up and
+ * down the device in laps, each lap one block on from the last, so that the
+ * move between laps is distance - 4 KiB or distance + 4 KiB), and never a block
+ * read before until every block of the walk has been (lmb_seek_walk_next in
+ * lib/files.c): no cache in the drive can hold the answer. Reads use
  * O_DIRECT where the device or file allows it, so that they reach the device
  * and not the page cache (a warning says so when they cannot).
  *
@@ -43,7 +46,7 @@ struct disk_state {
     int fd;
     char *buf;
     uint64_t pos;
-    bool forward;
+    struct lmb_seek_walk walk;
 };
 
 static void read_at(struct disk_state *st, size_t len, uint64_t off)
@@ -76,9 +79,7 @@ static void run_seek(uint64_t n, void *s)
     struct disk_state *st = s;
 
     for (uint64_t i = 0; i < n; i++) {
-        read_at(st, BLOCK, st->pos);
-        st->pos = st->forward ? st->pos + st->distance : st->pos - st->distance;
-        st->forward = !st->forward;
+        read_at(st, BLOCK, lmb_seek_walk_next(&st->walk));
     }
 }
 
@@ -93,7 +94,7 @@ static int disk_init(void *s, char *err, size_t errlen)
 
     st->buf = NULL;
     st->pos = 0;
-    st->forward = true;
+    lmb_seek_walk_init(&st->walk, st->size, st->distance, BLOCK);
     st->fd = open(st->path, O_RDONLY | O_CLOEXEC | (st->direct ? O_DIRECT : 0));
     if (st->fd < 0) {
         snprintf(err, errlen, "open %s: %s", st->path, strerror(errno));
@@ -210,8 +211,8 @@ const struct lmb_bench lmb_bench_disk = {
     .args = "device",
     .help = "Reads device (a block device, or a file) at 16 places across it and prints\n"
             "the offset in MB and the read bandwidth in MB/s at each, then reads 4 KiB\n"
-            "blocks a growing distance apart and prints the distance in MB and the\n"
-            "microseconds per read. The run is bounded in time, not by the device's\n"
+            "blocks a growing distance apart, each at a new place, and prints the\n"
+            "distance in MB and the microseconds per read. The run is bounded in time, not by the device's\n"
             "size. Reading a raw device usually needs root.\n",
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],

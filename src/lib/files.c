@@ -345,3 +345,60 @@ int lmb_file_bw_main(struct lmb_ctx *ctx, int argc, char **argv, const char *mod
     lmb_input_release(&in);
     return LMB_EXIT_OK;
 }
+
+size_t lmb_mmap_touches(uint64_t size, bool whole, size_t *step)
+{
+    uint64_t end = whole ? size : size / 10;
+
+    *step = whole ? 10 * (size_t)LMB_MMAP_STEP : (size_t)LMB_MMAP_STEP;
+    if (end == 0)
+        return 1;
+    return (size_t)((end + *step - 1) / *step);
+}
+
+void lmb_seek_walk_init(struct lmb_seek_walk *w, uint64_t size, uint64_t distance,
+                        uint64_t block)
+{
+    *w = (struct lmb_seek_walk){ .size = size / block * block, .distance = distance,
+                                 .block = block };
+}
+
+/* The last k of lap j: its offset plus k * distance still holds a block. */
+static uint64_t walk_kmax(const struct lmb_seek_walk *w, uint64_t j)
+{
+    return (w->size - w->block - j * w->block) / w->distance;
+}
+
+uint64_t lmb_seek_walk_next(struct lmb_seek_walk *w)
+{
+    uint64_t laps = w->distance / w->block;
+
+    if (!w->started) {
+        w->started = true;
+        w->lap = w->k = 0;
+    } else if (laps <= 1) {
+        w->k = w->k < walk_kmax(w, 0) ? w->k + 1 : 0;
+    } else if (w->lap % 2 == 0) {
+        /* Up; at the top, down the next lap from one step below: a move of
+         * distance - block. */
+        if (w->k < walk_kmax(w, w->lap)) {
+            w->k++;
+        } else if (++w->lap == laps) {
+            w->lap = w->k = 0;
+        } else {
+            uint64_t a = walk_kmax(w, w->lap), b = walk_kmax(w, w->lap - 1) - 1;
+            w->k = a < b ? a : b;
+        }
+    } else {
+        /* Down; at the bottom, up the next lap from its second position: a
+         * move of distance + block. */
+        if (w->k > 0) {
+            w->k--;
+        } else if (++w->lap == laps) {
+            w->lap = w->k = 0;
+        } else {
+            w->k = 1;
+        }
+    }
+    return w->lap * w->block + w->k * w->distance;
+}

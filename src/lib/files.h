@@ -81,4 +81,29 @@ int lmb_file_bw_main(struct lmb_ctx *ctx, int argc, char **argv, const char *mod
  * so that the compiler cannot drop the reads. */
 uint64_t lmb_sum_bytes(const void *p, size_t len);
 
+/* lat_mmap's touches, lmbench 3's pattern: one byte every 16 KiB over the
+ * first tenth of a mapping of `size` bytes, or with `whole` every 160 KiB over
+ * all of it; offset k is k * *step. At least one touch (offset 0), also where
+ * the tenth is empty. Returns the number of touches. */
+#define LMB_MMAP_STEP (16u * 1024u)
+size_t lmb_mmap_touches(uint64_t size, bool whole, size_t *step);
+
+/* disk's seek walk: 4 KiB reads `distance` bytes apart, each at a position not
+ * read before until every block of the walk has been read once. Laps of reads
+ * `distance` apart go up and down the device, each lap shifted one block from
+ * the last, so that a move is distance (or distance +- block between laps);
+ * with distance == block the reads are sequential. After the last lap it
+ * starts again at 0. Needs 2 * distance + block <= size and distance a
+ * multiple of block. */
+struct lmb_seek_walk {
+    uint64_t size, distance, block;
+    uint64_t lap;          /* its offset is lap * block */
+    uint64_t k;            /* the position in the lap: offset + k * distance */
+    bool started;
+};
+void lmb_seek_walk_init(struct lmb_seek_walk *w, uint64_t size, uint64_t distance,
+                        uint64_t block);
+/* The offset of the next read. */
+uint64_t lmb_seek_walk_next(struct lmb_seek_walk *w);
+
 #endif
