@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: MIT
 /* lat_mmap: the cost of mapping a file, touching it and unmapping it.
  *
- * One operation: mmap() of the first `size` bytes of the file (shared,
- * read-only), a read of one byte in every page of the mapping (in address
- * order, or in a random order with -r), and munmap(). The file stays open; kept
- * out of the timing: checking it, -C's copies, opening it and, with -r,
- * shuffling the page order. */
+ * One operation, lmbench 3's: mmap() of the first `size` bytes of the file
+ * (shared, read and write), a write of one byte every 16 KiB over the first
+ * tenth of the mapping (with -r every 160 KiB over all of it; the offsets from
+ * lmb_mmap_touches in lib/files.c), and munmap(). Each byte written is the
+ * byte the file already holds there (read before timing), so the file keeps
+ * its contents; each write takes the write fault of a shared file mapping.
+ *
+ * -p, ours: the mapping read-only, one byte read in every page (in address
+ * order, or in a random order with -p -r), then munmap(): the faults that fill
+ * the whole mapping for reading.
+ *
+ * The file stays open; kept out of the timing: checking it, -C's copies,
+ * opening it, reading the bytes to write back and, with -p -r, shuffling the
+ * page order. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,16 +31,39 @@ struct mmap_state {
     struct lmb_input *in;
     size_t size;
     size_t pagesize;
-    bool random;
+    bool pages;         /* -p: read every page, read-only */
+    bool random;        /* -r */
     char pathbuf[4200];
     const char *path;
     int fd;
+    /* lmbench 3's pattern: */
+    size_t ntouch, step;
+    unsigned char *bytes;   /* the file's byte at each touch, written back */
+    /* -p: */
     size_t npages;
-    size_t *order;      /* -r: page offsets in random order */
+    size_t *order;      /* -p -r: page offsets in random order */
     unsigned sink;
 };
 
-static void run_mmap(uint64_t n, void *s)
+/* lmbench 3's operation: map read-write, write a byte at each touch, unmap. */
+static void run_touch(uint64_t n, void *s)
+{
+    struct mmap_state *st = s;
+
+    for (uint64_t i = 0; i < n; i++) {
+        volatile unsigned char *p =
+            mmap(NULL, st->size, PROT_READ | PROT_WRITE, MAP_SHARED, st->fd, 0);
+        if (p == MAP_FAILED)
+            lmb_abort_copy("mmap %s: %s", st->path, strerror(errno));
+        for (size_t k = 0; k < st->ntouch; k++)
+            p[k * st->step] = st->bytes[k];
+        if (munmap((void *)p, st->size) != 0)
+            lmb_abort_copy("munmap: %s", strerror(errno));
+    }
+}
+
+/* -p: map read-only, read a byte of every page, unmap. */
+static void run_pages(uint64_t n, void *s)
 {
     struct mmap_state *st = s;
     unsigned sum = 0;
@@ -62,34 +94,68 @@ static uint64_t next_random(uint64_t *x)
     return z ^ (z >> 31);
 }
 
+/* -p -r: every page offset, shuffled. */
+static int shuffle_pages(struct mmap_state *st, char *err, size_t errlen)
+{
+    uint64_t seed = 0x6c61745f6d6d6170ULL;
+
+    st->order = malloc(st->npages * sizeof *st->order);
+    if (st->order == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < st->npages; k++)
+        st->order[k] = k * st->pagesize;
+    for (size_t k = st->npages; k > 1; k--) {
+        size_t j = (size_t)(next_random(&seed) % k), t = st->order[k - 1];
+        st->order[k - 1] = st->order[j];
+        st->order[j] = t;
+    }
+    return 0;
+}
+
+/* The file's bytes at the touches, to write back unchanged. */
+static int read_touched(struct mmap_state *st, char *err, size_t errlen)
+{
+    st->bytes = malloc(st->ntouch);
+    if (st->bytes == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < st->ntouch; k++) {
+        ssize_t r;
+        do {
+            r = pread(st->fd, &st->bytes[k], 1, (off_t)(k * st->step));
+        } while (r < 0 && errno == EINTR);
+        if (r != 1) {
+            snprintf(err, errlen, "read %s: %s", st->path, r < 0 ? strerror(errno) : "short");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int mmap_init(void *s, char *err, size_t errlen)
 {
     struct mmap_state *st = s;
 
     st->order = NULL;
+    st->bytes = NULL;
     st->path = lmb_input_take(st->in, st->pathbuf, sizeof st->pathbuf);
-    st->fd = open(st->path, O_RDONLY | O_CLOEXEC);
+    st->fd = open(st->path, (st->pages ? O_RDONLY : O_RDWR) | O_CLOEXEC);
     if (st->fd < 0) {
-        snprintf(err, errlen, "open %s: %s", st->path, strerror(errno));
+        if (!st->pages && (errno == EACCES || errno == EROFS || errno == EPERM))
+            snprintf(err, errlen, "open %s for writing: %s (lat_mmap writes to its mapping, "
+                     "as lmbench 3's; -p only reads)", st->path, strerror(errno));
+        else
+            snprintf(err, errlen, "open %s: %s", st->path, strerror(errno));
         return -1;
     }
-    st->npages = (st->size + st->pagesize - 1) / st->pagesize;
-    if (st->random) {
-        uint64_t seed = 0x6c61745f6d6d6170ULL;
-        st->order = malloc(st->npages * sizeof *st->order);
-        if (st->order == NULL) {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        for (size_t k = 0; k < st->npages; k++)
-            st->order[k] = k * st->pagesize;
-        for (size_t k = st->npages; k > 1; k--) {
-            size_t j = (size_t)(next_random(&seed) % k), t = st->order[k - 1];
-            st->order[k - 1] = st->order[j];
-            st->order[j] = t;
-        }
+    if (st->pages) {
+        st->npages = (st->size + st->pagesize - 1) / st->pagesize;
+        return st->random ? shuffle_pages(st, err, errlen) : 0;
     }
-    return 0;
+    return read_touched(st, err, errlen);
 }
 
 static void mmap_cleanup(void *s)
@@ -101,10 +167,14 @@ static void mmap_cleanup(void *s)
     st->fd = -1;
     free(st->order);
     st->order = NULL;
+    free(st->bytes);
+    st->bytes = NULL;
 }
 
 static const struct lmb_optdef options[] = {
-    { 'r', NULL, "touch the pages in a random order" },
+    { 'r', NULL, "touch every 160 KiB over the whole mapping (with -p: every page in a random "
+                 "order)" },
+    { 'p', NULL, "ours: map read-only and read a byte of every page (case pages)" },
     { 'C', NULL, "each copy (-P) maps its own copy of the file, made beside it" },
 };
 
@@ -127,11 +197,20 @@ static int lat_mmap_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (size == 0)
         return lmb_usage_error(ctx, "the size must be at least 1 byte");
 
-    lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
+    st.pages = lmb_opt_given(ctx, 'p');
+    st.random = lmb_opt_given(ctx, 'r');
+    lmb_record_init(&rec, ctx->bench->name, st.pages ? "pages" : "", LMB_UNIT_US);
     lmb_record_param_int(&rec, "size_bytes", (long long)size);
     lmb_record_param_str(&rec, "file", argv[1]);
-    if (lmb_opt_given(ctx, 'r'))
+    if (st.random)
         lmb_record_param_bool(&rec, "random", true);
+    if (st.pages) {
+        rec.compat = "new: read-only mapping, a byte read in every page";
+    } else {
+        st.ntouch = lmb_mmap_touches(size, st.random, &st.step);
+        lmb_record_param_int(&rec, "touches", (long long)st.ntouch);
+        lmb_record_param_int(&rec, "step_bytes", (long long)st.step);
+    }
     rec.classic = LMB_CLASSIC_MB_US;
     rec.classic_x = (double)size;
 
@@ -144,10 +223,9 @@ static int lat_mmap_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     st.size = (size_t)size;
     st.pagesize = (size_t)sysconf(_SC_PAGESIZE);
-    st.random = lmb_opt_given(ctx, 'r');
     t = (struct lmb_timed){
         .init = mmap_init,
-        .run = run_mmap,
+        .run = st.pages ? run_pages : run_touch,
         .cleanup = mmap_cleanup,
         .state = &st,
         .metric = LMB_METRIC_LATENCY,
@@ -161,13 +239,16 @@ static int lat_mmap_main(struct lmb_ctx *ctx, int argc, char **argv)
 
 const struct lmb_bench lmb_bench_lat_mmap = {
     .name = "lat_mmap",
-    .summary = "Latency of mapping a file, touching every page and unmapping it",
+    .summary = "Latency of mapping a file, touching it and unmapping it",
     .category = LMB_CAT_OS,
     .common = LMB_USE_PWN,
     .args = "size file",
-    .help = "Maps the first size bytes of file (shared, read-only), reads one byte of\n"
-            "every page, unmaps it, and prints the size in MB and the microseconds the\n"
-            "three steps took. The file must hold at least size bytes.\n",
+    .help = "Maps the first size bytes of file (shared, read-write), writes one byte\n"
+            "every 16 KiB over the first tenth of the mapping (-r: every 160 KiB over\n"
+            "all of it), unmaps it, and prints the size in MB and the microseconds the\n"
+            "three steps took, as lmbench 3. Each byte written is the one already there,\n"
+            "so the file is unchanged, but it must be writable. -p maps read-only and\n"
+            "reads a byte of every page instead. The file must hold at least size bytes.\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = lat_mmap_main,

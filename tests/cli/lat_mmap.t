@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# lat_mmap: the classic line (three decimals under 10 us, none above), -r, -C,
-# --json, small sizes measured (not skipped), bad input and files, signals.
+# lat_mmap: the classic line (three decimals under 10 us, none above), -r, -p,
+# -C, --json (lmbench 3's touches counted: a byte every 16 KiB over the first
+# tenth, -r every 160 KiB), the file left unchanged, small sizes measured (not
+# skipped), bad input and files, signals.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-os.sh"
 
@@ -22,6 +24,27 @@ run "$CMD" -N 3 64k "$T/data"
 like "$ERR" '^0\.065536 ' "64k: size printed 0.065536"
 run "$CMD" -N 3 -r 1m "$T/data"
 one_line_like "$ERR" "^1\\.048576 $US\$" "-r 1m: the classic line"
+run "$CMD" -N 3 -p 1m "$T/data"
+one_line_like "$ERR" "^1\\.048576 $US\$" "-p 1m: the classic line"
+run "$CMD" -N 3 -p -r 1m "$T/data"
+one_line_like "$ERR" "^1\\.048576 $US\$" "-p -r 1m: the classic line"
+
+# lmbench 3's operation writes into the mapping: the bytes written are the
+# file's own, so the file is unchanged.
+cp "$T/data" "$T/orig"
+run "$CMD" -N 3 2m "$T/data"
+run "$CMD" -N 3 -r 2m "$T/data"
+check "the writes leave the file as it was" cmp -s "$T/orig" "$T/data"
+if [ "$(id -u)" != 0 ]; then
+    cp "$T/data" "$T/ro"
+    chmod 444 "$T/ro"
+    failed_run lat_mmap "a file it cannot write: exit 1" "$CMD" -N 3 64k "$T/ro"
+    like "$ERR" 'for writing.*-p only reads' "a file it cannot write: says why, and that -p only reads"
+    run "$CMD" -N 3 -p 64k "$T/ro"
+    one_line_like "$ERR" "^0\\.065536 $US\$" "-p: a read-only file is mapped"
+else
+    skip "a file it cannot write: root writes any file"
+fi
 
 mkdir "$T/d"
 cp "$T/data" "$T/d/data"
@@ -34,10 +57,18 @@ no_process_left "$tag" "-C -P 2: no process left behind"
 if json_usable; then
     run_json "$CMD" -N 3 --json 64k "$T/data"
     json_one_record "$T/json" lat_mmap null us
-    json_ok "$T/json" ".results[0].params == {\"size_bytes\": 65536, \"file\": \"$T/data\"}" \
-        "--json: params size_bytes and file"
-    run_json "$CMD" -N 3 --json -r 64k "$T/data"
-    json_ok "$T/json" '.results[0].params.random == true' "--json -r: params.random true"
+    json_ok "$T/json" ".results[0].params == {\"size_bytes\": 65536, \"file\": \"$T/data\", \"touches\": 1, \"step_bytes\": 16384}" \
+        "--json: params size_bytes, file, touches and step_bytes (64k: the tenth holds one touch)"
+    json_ok "$T/json" '.results[0].compat == "same"' "--json: compat same (lmbench 3's quantity)"
+    run_json "$CMD" -N 3 --json 2m "$T/data"
+    json_ok "$T/json" '.results[0].params.touches == 13 and .results[0].params.step_bytes == 16384' \
+        "--json 2m: 13 touches, 16 KiB apart, below the tenth (209715 bytes)"
+    run_json "$CMD" -N 3 --json -r 2m "$T/data"
+    json_ok "$T/json" '.results[0].params.random == true and .results[0].params.touches == 13 and .results[0].params.step_bytes == 163840' \
+        "--json -r 2m: params.random true, 13 touches 160 KiB apart over the whole"
+    run_json "$CMD" -N 3 --json -p 64k "$T/data"
+    json_ok "$T/json" '.results[0].case == "pages" and (.results[0].compat | startswith("new: "))' \
+        "--json -p: case pages, compat new"
 else
     skip "--json: jq missing or built without jansson"
 fi
