@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# lat_pagefault: the classic line, -C, --json, bad input and files, signals.
+# lat_pagefault: the classic line, -C, --json (the faults counted: more than
+# none, about one a page), bad input and files, signals.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-os.sh"
 
@@ -30,7 +31,20 @@ no_process_left "$tag" "-C -P 2: no process left behind"
 if json_usable; then
     run_json "$CMD" -N 3 --json "$T/data"
     json_one_record "$T/json" lat_pagefault null us
-    json_ok "$T/json" ".results[0].params == {\"file\": \"$T/data\"}" "--json: params.file"
+    json_ok "$T/json" ".results[0].params.file == \"$T/data\" and .results[0].params.pages == 256" \
+        "--json: params.file, and pages 256 (1 MiB)"
+    json_ok "$T/json" '.results[0].params.faults > 0 and .results[0].params.major_faults >= 0' \
+        "--json: the faults taken in a pass are counted, more than none"
+    json_ok "$T/json" '.results[0].params.faults_per_page | type == "number" and . > 0' \
+        "--json: faults_per_page recorded"
+    json_ok "$T/json" '.results[0].compat == "same"' "--json: compat same"
+    if [ "$EMULATED" = no ]; then
+        # Each page is its own mapping: no fault-around, one fault a page.
+        json_ok "$T/json" '.results[0].params.faults_per_page >= 0.9 and .results[0].params.faults_per_page <= 1.1 and (.results[0].warnings | length) == 0' \
+            "--json: about one fault per page read, no warning"
+    else
+        skip "emulated: the emulator's own faults are counted too"
+    fi
 else
     skip "--json: jq missing or built without jansson"
 fi
