@@ -4,9 +4,11 @@
  * One operation of `create`: open(O_CREAT|O_EXCL) of a new file, a write() of
  * its `size` bytes (none for 0k) and close(). One operation of `delete`:
  * unlink() of such a file. Files live in a private temporary directory, at most
- * -n of them in one subdirectory; making a new subdirectory (every -n creates)
- * and changing to the next (every -n creates or deletes) are timed with the
- * files they serve.
+ * -n of them (default 100, as lmbench 3) in one subdirectory; making a new
+ * subdirectory (every -n creates) and changing to the next (every -n creates or
+ * deletes) are timed with the files they serve. The files a create interval
+ * makes stay until the create measurement ends: each interval goes on in new
+ * subdirectories beside those of the intervals before it.
  *
  * Kept out of the timing: the directories of each copy, the files a delete
  * measurement deletes (made in its set-up, enough for every interval it may
@@ -29,7 +31,7 @@
 #include "lib/sizes.h"
 #include "lib/stats.h"
 
-#define DEFAULT_PER_DIR 1000
+#define DEFAULT_PER_DIR 100
 #define MAX_SIZE (1ULL << 30)
 /* Files a delete measurement prepares per file a create interval held, per
  * interval: deletes are usually faster than creates. When they run out, the
@@ -220,7 +222,7 @@ static void fs_cleanup(void *s)
 
 static const struct lmb_optdef options[] = {
     { 's', "size", "file size (default: 0k, 1k, 4k and 10k in turn)" },
-    { 'n', "files", "at most this many files in one directory (default 1000)" },
+    { 'n', "files", "at most this many files in one directory (default 100, as lmbench 3)" },
 };
 
 static void size_record(struct lmb_record *rec, const struct lmb_ctx *ctx, const char *c,
@@ -272,6 +274,8 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
     st->size = size;
     size_record(&crec, ctx, "create", size);
     size_record(&drec, ctx, "delete", size);
+    lmb_record_param_int(&crec, "files_per_dir", (long long)st->per_dir);
+    lmb_record_param_int(&drec, "files_per_dir", (long long)st->per_dir);
     crec.classic = LMB_CLASSIC_FS_PAIR;
     crec.classic_x = (double)size;
 

@@ -51,7 +51,11 @@ if json_usable; then
 --json: params size_bytes 1024 and files (per sample) on both
     .results | all(.[]; .params.size_bytes == 1024 and .params.files >= 1
     and .params.files == .iterations_per_sample)
+--json: 100 files per directory by default (lmbench 3's), on both, compat same
+    .results | all(.[]; .params.files_per_dir == 100 and .compat == "same")
 EOF2
+    run_json "$CMD" -N 3 --json -s 0 -n 7 "$T/fs"
+    json_ok "$T/json" '.results | all(.[]; .params.files_per_dir == 7)' "--json -n 7: files_per_dir 7"
 else
     skip "--json: jq missing or built without jansson"
 fi
