@@ -6,12 +6,15 @@
 # CPU for the latencies):
 #   lat_tcp -m 14   vs  sockperf ping-pong --tcp -m 14 --full-rtt  (mean round trip, us:
 #   lat_udp -m 14   vs  sockperf ping-pong -m 14 --full-rtt         ours from --json stats.mean)
-#   bw_tcp -m 128k  vs  iperf3 -l 128K                              (MB/s received)
+#   bw_tcp          vs  iperf3 -l 64K                               (MB/s received; our
+#                                                                    default message, 64 KiB)
+#   bw_tcp -m 128k  vs  iperf3 -l 128K                              (iperf3's default length)
 # Ours runs with ENOUGH=100000 (11 intervals of 0.1 s), about as long as the
 # tools' one second. Targets: our latency at most 10% above sockperf's; our bandwidth at least 90%
 # of iperf3's. The tools are installed from Debian when missing (as root).
 
-NET_IDS='net-tcp-lat-2cpu net-udp-lat-2cpu net-tcp-lat-1cpu net-udp-lat-1cpu net-tcp-bw'
+NET_IDS='net-tcp-lat-2cpu net-udp-lat-2cpu net-tcp-lat-1cpu net-udp-lat-1cpu net-tcp-bw-64k
+net-tcp-bw'
 net_wanted=no
 for _id in $NET_IDS; do
     if [ -z "${BENCH_ONLY:-}" ] || printf '%s\n' "$_id" | grep -Eq -- "$BENCH_ONLY"; then
@@ -106,13 +109,13 @@ else
         run taskset -c "$NET_CLI" sockperf ping-pong -i 127.0.0.1 -p "${!v}" $tcp -m 14 -t 1 --full-rtt
         pick "sockperf ping-pong $1" '/Summary: Round trip is/ { print $(NF - 1) }'
     }
-    ours_net_bw() {
-        run env ENOUGH=$NET_ENOUGH "$BIN/bw_tcp" -p "$NET_PORT_bw" -m 128k --cpus "$NET_CLI" 127.0.0.1
+    ours_net_bw() { # [-m size]: none for the default message
+        run env ENOUGH=$NET_ENOUGH "$BIN/bw_tcp" -p "$NET_PORT_bw" "$@" --cpus "$NET_CLI" 127.0.0.1
         pick bw_tcp '/MB\/sec$/ { print $2 }'
     }
-    iperf3_bw() {
+    iperf3_bw() { # length
         local v
-        run taskset -c "$NET_CLI" iperf3 -c 127.0.0.1 -p "$NET_PORT_iperf" -t 1 -l 128K -J
+        run taskset -c "$NET_CLI" iperf3 -c 127.0.0.1 -p "$NET_PORT_iperf" -t 1 -l "$1" -J
         v=$(jq '.end.sum_received.bits_per_second / 8 / 1e6' "$TMP/last" 2>/dev/null)
         case $v in '' | null | *[!0-9.e+-]*) sed 's/^/    /' "$TMP/last" >&2; die "no figure from iperf3" ;; esac
         echo "$v"
@@ -123,12 +126,14 @@ net-tcp-lat-2cpu|lat_tcp -m 14, 2 CPUs (us)|ours_net_lat tcp 2cpu|sockperf_lat t
 net-udp-lat-2cpu|lat_udp -m 14, 2 CPUs (us)|ours_net_lat udp 2cpu|sockperf_lat udp 2cpu|le|2
 net-tcp-lat-1cpu|lat_tcp -m 14, 1 CPU (us)|ours_net_lat tcp 1cpu|sockperf_lat tcp 1cpu|le|2
 net-udp-lat-1cpu|lat_udp -m 14, 1 CPU (us)|ours_net_lat udp 1cpu|sockperf_lat udp 1cpu|le|2
-net-tcp-bw|bw_tcp -m 128k, 2 CPUs (MB/s)|ours_net_bw|iperf3_bw|ge|1"
+net-tcp-bw-64k|bw_tcp (64k), 2 CPUs (MB/s)|ours_net_bw|iperf3_bw 64K|ge|1
+net-tcp-bw|bw_tcp -m 128k, 2 CPUs (MB/s)|ours_net_bw -m 128k|iperf3_bw 128K|ge|1"
     DESCRIBE="$DESCRIBE  lat_tcp/lat_udp -m 14     vs  $(sockperf --version 2>&1 | head -n 1): sockperf ping-pong
                                 [--tcp] -m 14 -t 1 --full-rtt (mean round trip; ours: the
                                 mean of the samples, stats.mean); servers on
                                 CPU $NET_SRV (2 CPUs) or $NET_CLI (1 CPU), clients on CPU $NET_CLI
-  bw_tcp -m 128k            vs  $(iperf3 --version 2>&1 | head -n 1 | cut -d' ' -f1-2): iperf3 -l 128K -t 1 (received);
+  bw_tcp [-m 128k]          vs  $(iperf3 --version 2>&1 | head -n 1 | cut -d' ' -f1-2): iperf3 -l 64K|128K -t 1 (received;
+                                ours: its default 64k message, or -m 128k);
                                 servers on CPU $NET_SRV, clients on CPU $NET_CLI
 "
 fi
