@@ -130,6 +130,10 @@ int lmb_record_finish(struct lmb_record *r, struct lmb_result *res)
 
     r->result = *res;
     memset(res, 0, sizeof *res);
+    /* lmbench 3's partners were processes: a thread partner (--threads) is
+     * another quantity, whatever the benchmark says of its process one. */
+    if (r->result.partners > 0 && r->result.partner_threads && r->compat == NULL)
+        r->compat = "new: the partner is a thread of the copy (lmbench 3's was a process)";
     for (unsigned i = 0; i < r->result.nfacts; i++) {
         const struct lmb_fact f = r->result.facts[i];
         if (f.is_int)

@@ -28,6 +28,10 @@ if json_usable; then
     run_json "$CMD" -N 3 --json
     json_one_record "$T/json" lat_pipe null us
     json_ok "$T/json" '.results[0].params | keys == ["ends"]' "--json: params has ends only"
+    json_ok "$T/json" '.results[0].compat == "same"' "--json: a process partner is lmbench 3's quantity (compat same)"
+    run_json "$CMD" -N 3 --json --threads
+    json_ok "$T/json" '.results[0].compat | startswith("new: the partner is a thread")' \
+        "--json --threads: a thread partner is not lmbench 3's quantity (compat new)"
 else
     skip "--json: no JSON"
 fi
