@@ -42,7 +42,7 @@ const char *lmb_rs_metric_of_unit(const char *unit)
     if (strcmp(unit, "MHz") == 0)
         return "frequency";
     if (strcmp(unit, "x") == 0)
-        return "ratio";
+        return "parallelism";   /* as the commands write it (lmb_metric_name) */
     return "size";
 }
 

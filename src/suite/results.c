@@ -53,8 +53,9 @@ struct lmb_rs_record *lmb_rs_add(struct lmb_rs_file *f, const char *benchmark,
     r->benchmark = lmb_rs_strdup(benchmark);
     r->case_name = case_name && *case_name ? lmb_rs_strdup(case_name) : NULL;
     r->unit = lmb_rs_strdup(unit ? unit : "");
-    r->higher_better = unit && (strcmp(unit, "MB/s") == 0 || strcmp(unit, "MHz") == 0 ||
-                                strcmp(unit, "x") == 0);
+    /* As the commands write it (lmb_unit_higher_is_better): lower is better for
+     * latencies only. */
+    r->higher_better = unit == NULL || (strcmp(unit, "us") != 0 && strcmp(unit, "ns") != 0);
     r->status = LMB_RS_OK;
     r->step = -1;
     return r;
