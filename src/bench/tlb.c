@@ -100,6 +100,8 @@ static void tlb_record(struct lmb_record *rec, const struct lmb_ctx *ctx, int le
     bool figure = level == 1 && strcmp(quantity, "entries") == 0;
 
     lmb_record_init(rec, ctx->bench->name, figure ? NULL : "level", unit);
+    if (!figure)
+        rec->compat = "new: lmbench 3 reported the first level's entries only";
     lmb_record_param_int(rec, "level", level);
     lmb_record_param_str(rec, "quantity", quantity);
 }

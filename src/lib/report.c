@@ -158,7 +158,9 @@ int lmb_record_finish(struct lmb_record *r, struct lmb_result *res)
         return 0;
     }
     r->has_stats = true;
-    r->value = r->headline == LMB_HEAD_MIN ? r->stats.min : r->stats.median;
+    r->value = r->headline == LMB_HEAD_MIN   ? r->stats.min
+               : r->headline == LMB_HEAD_MAX ? r->stats.max
+                                             : r->stats.median;
     return 0;
 }
 

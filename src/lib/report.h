@@ -35,6 +35,7 @@ enum lmb_unit {
 enum lmb_headline {
     LMB_HEAD_MEDIAN,
     LMB_HEAD_MIN,
+    LMB_HEAD_MAX,     /* the best of a bandwidth's repetitions (stream at -P 1) */
 };
 
 /* The shape of the classic line. */

@@ -209,7 +209,11 @@ json_t *lmb_record_json(const struct lmb_record *r)
     put(o, "better", json_string(lmb_unit_higher_is_better(r->unit) ? "higher" : "lower"), &ok);
     put(o, "status", json_string(lmb_status_name(res->status)), &ok);
     put(o, "reason", res->reason[0] ? text_json(res->reason) : json_null(), &ok);
-    put(o, "headline", json_string(r->headline == LMB_HEAD_MIN ? "min" : "median"), &ok);
+    put(o, "headline",
+        json_string(r->headline == LMB_HEAD_MIN   ? "min"
+                    : r->headline == LMB_HEAD_MAX ? "max"
+                                                  : "median"),
+        &ok);
     put(o, "value", res->status == LMB_OK && r->has_stats ? real_or_null(r->value) : json_null(),
         &ok);
     if (res->n > 0 && r->values != NULL) {

@@ -72,7 +72,13 @@ if json_usable; then
     | ($b / $want) > 0.5 and ($b / $want) < 2)
 --json: all ok, 3 samples each
     .results | all(.[]; .status == "ok" and (.samples | length) == 3)
+--json: at -P 1 the best repetition, as lmbench 3: latency min, bandwidth max
+    .results | all(.[]; if .params.quantity == "latency" then .headline == "min" and .value == .stats.min
+    else .headline == "max" and .value == .stats.max end)
 JQ
+    run_json "$CMD" -N 3 -M 256k -P 2 --json
+    json_ok "$T/json" '.results | all(.[]; .headline == "median" and .value == .stats.median)' \
+        "-P 2 --json: the median of the repetitions"
     run_json "$CMD" -N 3 -M 256k -v 2 --json
     json_ok "$T/json" '[.results[] | .case] == ["fill", "fill", "copy", "copy", "daxpy", "daxpy", "sum", "sum"]
         and (.results | all(.[]; .params.version == 2))' "-v 2 --json: fill, copy, daxpy, sum, version 2"
