@@ -35,6 +35,23 @@ for f in "$SRCROOT"/src/bench/*.c; do
     NAMES="$NAMES ${n%.c}"
 done
 
+# --- what the binary links ------------------------------------------------------------
+
+# No libtirpc (lat_rpc loads it when it runs), and no libjansson where the build
+# links libjansson.a: the processes lat_proc and lat_cmd fork stay small.
+if command -v readelf >/dev/null 2>&1; then
+    needed=$(readelf -d "$COPY/bin/lmbench" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\].*/\1/p' | tr '\n' ' ')
+    unlike "$needed" 'libtirpc|libgssapi|libkrb5' "lmbench needs no libtirpc or Kerberos library ($needed)"
+    if grep -q 'libjansson\.a' "$COPY/gen/flags" 2>/dev/null; then
+        unlike "$needed" 'libjansson' "lmbench needs no libjansson (linked from libjansson.a)"
+    else
+        skip "libjansson: this build links the shared library (or none)"
+    fi
+else
+    skip "what lmbench links: no readelf"
+    skip "libjansson: no readelf"
+fi
+
 # --- install ---------------------------------------------------------------------
 
 R=$T/root
