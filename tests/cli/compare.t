@@ -133,6 +133,18 @@ json_checks "$T/json" <<'EOF2'
     .comparisons[0].metrics[] | select(.benchmark == "lat_syscall") | .base.value == 1 and .new.value == 1.2 and (.ratio * 1000 | round) == 1200 and .verdict == "worse" and .regression and .spread_test == "ci95" and .base.ci95 == [0.99, 1.01] and .new.n == 11
 EOF2
 
+# --- what a run found for itself is not part of the measurement's name ----------------
+
+doc "$T/pf1.json" 'lat_pagefault|null|{"file":"/a/f","pages":2048,"faults":2048,"faults_per_page":1}|us|lower|1 1 1 1 1 1'
+doc "$T/pf2.json" 'lat_pagefault|null|{"file":"/b/f","pages":2048,"faults":2051,"faults_per_page":1.0015}|us|lower|1 1 1 1 1 1'
+doc "$T/fs1.json" 'lat_fs|"create"|{"size_bytes":0,"files":3000,"files_per_dir":100}|us|lower|9 9 9 9 9 9'
+doc "$T/fs2.json" 'lat_fs|"create"|{"size_bytes":0,"files":4100,"files_per_dir":100}|us|lower|9 9 9 9 9 9'
+run "$LMBENCH" compare "$T/pf1.json" "$T/pf2.json"
+like "$OUT" '^lat_pagefault pages=2048 +us .*  ~$' "lat_pagefault: matched across runs whose fault counts differ"
+run "$LMBENCH" compare "$T/fs1.json" "$T/fs2.json"
+like "$OUT" '^lat_fs create files_per_dir=100 size_bytes=0 +us .*  ~$|^lat_fs create size_bytes=0 files_per_dir=100 +us .*  ~$' \
+    "lat_fs: matched across runs that made different numbers of files"
+
 # --- different quantities (compat) are never put in one ratio ---------------------------
 
 sed 's/"benchmark":"lat_syscall","case":"null",/&"compat":"differs: a test quantity",/' \
