@@ -8,7 +8,7 @@
  *
  *     cc -O2 -o build/bench/bench-chase-ref scripts/bench-chase-ref.c
  *
- * Usage: bench-chase-ref [-t SECONDS] [-n INTERVALS] SIZE random|page
+ * Usage: bench-chase-ref [-t SECONDS] [-n INTERVALS] [-s STRIDE] SIZE random|page|backward
  *
  *   random  one 8-byte pointer at the start of every 64-byte line of a SIZE
  *           buffer, linked into a single cycle in random order (a shuffled
@@ -16,10 +16,16 @@
  *   page    the same lines, but the list is built page by page: the pages of
  *           4096 bytes in shuffled order, and inside each page its 64 lines
  *           in shuffled order
+ *   backward  a plain backward walk: one pointer every STRIDE bytes (-s, default
+ *           64) of a buffer from plain malloc(), each pointing one STRIDE back,
+ *           the first to the last; followed by a loop of one load statement
+ *           (`p = *p`, not unrolled), so that the processor sees one load
+ *           instruction walking the buffer STRIDE bytes at a time
  *
- * The buffer comes from mmap and every byte is written before the chain is
- * laid. Each interval follows the chain for whole runs of 1000 loads (written
- * out 10 at a time, each load needing the previous one's value) for at least
+ * The random and page buffers come from mmap and every byte is written before
+ * the chain is laid. Each interval follows the chain for whole runs of 1000
+ * loads (random and page: written out 10 at a time, each load needing the
+ * previous one's value) for at least
  * -t seconds (default 0.01), timed with clock_gettime(CLOCK_MONOTONIC); after
  * a warm-up interval, -n intervals (default 15) are taken. Prints one line on
  * stdout:
@@ -108,25 +114,41 @@ static void *walk(void *start, uint64_t runs)
     return p;
 }
 
+/* The same runs through one load statement, kept rolled. */
+static void *walk_plain(void *start, uint64_t runs)
+{
+    void **p = start;
+
+    for (uint64_t n = runs * 1000; n > 0; n--) {
+        p = *p;
+        __asm__ __volatile__("" : "+r"(p));
+    }
+    return p;
+}
+
 int main(int argc, char **argv)
 {
     double min_s = 0.01;
     int intervals = 15, opt;
-    size_t size, lines;
+    size_t size, lines, stride = 64;
     char *buf;
     size_t *order;
     void *volatile sink;
 
-    while ((opt = getopt(argc, argv, "t:n:")) != -1) {
+    while ((opt = getopt(argc, argv, "t:n:s:")) != -1) {
         if (opt == 't')
             min_s = atof(optarg);
+        else if (opt == 's')
+            stride = parse_size(optarg);
         else if (opt == 'n')
             intervals = atoi(optarg);
         else
             return 2;
     }
-    if (argc - optind != 2 || min_s <= 0 || intervals < 1 || intervals > 1000) {
-        fprintf(stderr, "usage: bench-chase-ref [-t SECONDS] [-n INTERVALS] SIZE random|page\n");
+    if (argc - optind != 2 || min_s <= 0 || intervals < 1 || intervals > 1000 ||
+        stride < sizeof(void *) || stride % sizeof(void *) != 0) {
+        fprintf(stderr, "usage: bench-chase-ref [-t SECONDS] [-n INTERVALS] [-s STRIDE] SIZE "
+                "random|page|backward\n");
         return 2;
     }
     size = parse_size(argv[optind]);
@@ -136,55 +158,72 @@ int main(int argc, char **argv)
     }
     size = size / PAGE * PAGE;
     int page_order = strcmp(argv[optind + 1], "page") == 0;
-    if (!page_order && strcmp(argv[optind + 1], "random") != 0) {
-        fprintf(stderr, "bench-chase-ref: mode is random or page\n");
+    int backward = strcmp(argv[optind + 1], "backward") == 0;
+    if (!page_order && !backward && strcmp(argv[optind + 1], "random") != 0) {
+        fprintf(stderr, "bench-chase-ref: mode is random, page or backward\n");
         return 2;
     }
-
-    buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (buf == MAP_FAILED) {
-        perror("bench-chase-ref: mmap");
-        return 1;
-    }
-    memset(buf, 1, size);
-    lines = size / LINE;
-    order = malloc(lines * sizeof *order);
-    if (order == NULL) {
-        perror("bench-chase-ref: malloc");
-        return 1;
-    }
-    if (page_order) {
-        size_t pages = size / PAGE, per = PAGE / LINE, *pg = malloc(pages * sizeof *pg);
-        if (pg == NULL) {
+    void *(*follow)(void *, uint64_t) = walk;
+    void *p;
+    if (backward) {
+        /* An ordinary buffer, each element one stride back from the one before. */
+        size_t n = size / stride;
+        buf = malloc(size);
+        if (buf == NULL || n < 2) {
             perror("bench-chase-ref: malloc");
             return 1;
         }
-        for (size_t i = 0; i < pages; i++)
-            pg[i] = i;
-        shuffle(pg, pages);
-        for (size_t i = 0; i < pages; i++) {
-            for (size_t j = 0; j < per; j++)
-                order[i * per + j] = pg[i] * per + j;
-            shuffle(order + i * per, per);
-        }
-        free(pg);
+        memset(buf, 1, size);
+        for (size_t i = 0; i < n; i++)
+            *(void **)(buf + i * stride) = buf + (i > 0 ? i - 1 : n - 1) * stride;
+        p = buf;
+        follow = walk_plain;
     } else {
-        for (size_t i = 0; i < lines; i++)
-            order[i] = i;
-        shuffle(order, lines);
+        buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (buf == MAP_FAILED) {
+            perror("bench-chase-ref: mmap");
+            return 1;
+        }
+        memset(buf, 1, size);
+        lines = size / LINE;
+        order = malloc(lines * sizeof *order);
+        if (order == NULL) {
+            perror("bench-chase-ref: malloc");
+            return 1;
+        }
+        if (page_order) {
+            size_t pages = size / PAGE, per = PAGE / LINE, *pg = malloc(pages * sizeof *pg);
+            if (pg == NULL) {
+                perror("bench-chase-ref: malloc");
+                return 1;
+            }
+            for (size_t i = 0; i < pages; i++)
+                pg[i] = i;
+            shuffle(pg, pages);
+            for (size_t i = 0; i < pages; i++) {
+                for (size_t j = 0; j < per; j++)
+                    order[i * per + j] = pg[i] * per + j;
+                shuffle(order + i * per, per);
+            }
+            free(pg);
+        } else {
+            for (size_t i = 0; i < lines; i++)
+                order[i] = i;
+            shuffle(order, lines);
+        }
+        for (size_t i = 0; i < lines; i++) {
+            size_t next = order[(i + 1) % lines];
+            *(void **)(buf + order[i] * LINE) = buf + next * LINE;
+        }
+        p = buf + order[0] * LINE;
+        free(order);
     }
-    for (size_t i = 0; i < lines; i++) {
-        size_t next = order[(i + 1) % lines];
-        *(void **)(buf + order[i] * LINE) = buf + next * LINE;
-    }
-    void *p = buf + order[0] * LINE;
-    free(order);
 
     /* Runs per interval: grow until one interval lasts min_s. */
     uint64_t runs = 1;
     for (;;) {
         double t0 = seconds();
-        p = walk(p, runs);
+        p = follow(p, runs);
         double dt = seconds() - t0;
         if (dt >= min_s)
             break;
@@ -195,7 +234,7 @@ int main(int argc, char **argv)
         return 1;
     for (int k = 0; k < intervals; k++) {
         double t0 = seconds();
-        p = walk(p, runs);
+        p = follow(p, runs);
         ns[k] = (seconds() - t0) * 1e9 / ((double)runs * 1000.0);
     }
     sink = p;
@@ -204,6 +243,9 @@ int main(int argc, char **argv)
     double med = intervals % 2 ? ns[intervals / 2] : (ns[intervals / 2 - 1] + ns[intervals / 2]) / 2;
     printf("%.4f %.4f %llu\n", med, ns[0], (unsigned long long)runs * 1000ULL);
     free(ns);
-    munmap(buf, size);
+    if (backward)
+        free(buf);
+    else
+        munmap(buf, size);
     return 0;
 }

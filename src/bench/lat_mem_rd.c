@@ -154,8 +154,11 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
             first = len;
         for (uint64_t size = first; size <= len; size = next_size(size)) {
             /* One point: 256 dependent loads per iteration of the timed loop
-             * (src/lib/memlat.c); the loop's own branch, one per 256 loads,
-             * overlaps with the chain and is not subtracted. The page order's
+             * (src/lib/memlat.c); the loop's own branch overlaps with the
+             * chain and is not subtracted. The default order's loop is one
+             * load instruction (lmb_chase_walk), so that a stride prefetcher
+             * that tracks each instruction sees the stride; the others are
+             * unrolled, one branch per 256 loads. The page order's
              * window is a page, or the stride when that is larger (then the
              * order is random). */
             struct lmb_memlat m = {

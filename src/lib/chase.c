@@ -221,6 +221,22 @@ static const lmb_chase_fn loops[LMB_CHASE_MAX_CHAINS + 1] = {
     chase9, chase10, chase11, chase12, chase13, chase14, chase15, chase16,
 };
 
+/* One load instruction for the whole walk: the inner loop is kept rolled so
+ * that every load of the chain comes from the same instruction. Its increment
+ * and branch run beside the chain, which waits for each load. */
+void lmb_chase_walk(uint64_t n, void *s)
+{
+    struct lmb_chase *c = s;
+    void **p = c->cur[0];
+
+    for (uint64_t i = 0; i < n; i++) {
+        _Pragma("GCC unroll 1")
+        for (unsigned j = 0; j < 256; j++)
+            p = (void **)*p;
+    }
+    c->cur[0] = p;
+}
+
 lmb_chase_fn lmb_chase_loop(unsigned nchains)
 {
     return nchains >= 1 && nchains <= LMB_CHASE_MAX_CHAINS ? loops[nchains] : NULL;

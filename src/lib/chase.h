@@ -70,6 +70,15 @@ typedef void (*lmb_chase_fn)(uint64_t iters, void *chase);
 lmb_chase_fn lmb_chase_loop(unsigned nchains);
 unsigned lmb_chase_steps(unsigned nchains);
 
+/* The timed loop for one chain through a single load instruction: each
+ * iteration follows lmb_chase_steps(1) elements, in a loop that is not
+ * unrolled. For chains a prefetcher can follow (LMB_CHASE_BACKWARD): stride
+ * prefetchers that track each load instruction see the chain's own stride
+ * here, where a loop unrolled k times shows each of its k loads a stride k
+ * times larger (at a 128-byte stride, 32 KiB for lmb_chase_loop(1)'s 256
+ * loads), which they do not follow. */
+void lmb_chase_walk(uint64_t iters, void *chase);
+
 /* splitmix64: the generator of the random orders, for callers that shuffle
  * their own offsets. */
 uint64_t lmb_chase_random(uint64_t *state);

@@ -73,12 +73,22 @@ static void memlat_run(uint64_t n, void *s)
     lmb_chase_loop(m->chase.nchains)(n, &m->chase);
 }
 
+/* The backward walk, through one load instruction (lmb_chase_walk): the
+ * stride its prefetchers see is the chain's. */
+static void memlat_walk(uint64_t n, void *s)
+{
+    struct lmb_memlat *m = s;
+
+    lmb_chase_walk(n, &m->chase);
+}
+
 void lmb_memlat_measure(struct lmb_ctx *ctx, struct lmb_memlat *m, struct lmb_result *res)
 {
     unsigned k = m->layout != NULL ? 1 : m->chains;
+    bool walk = m->layout == NULL && m->order == LMB_CHASE_BACKWARD && k == 1;
     struct lmb_timed t = {
         .init = memlat_init,
-        .run = memlat_run,
+        .run = walk ? memlat_walk : memlat_run,
         .cleanup = memlat_cleanup,
         .state = m,
         .metric = LMB_METRIC_LATENCY,

@@ -43,7 +43,8 @@ char *lmb_memlat_map(size_t size, bool huge, char **map, size_t *maplen, char *e
                      size_t errlen);
 
 /* Measures: each copy maps m->size bytes (touched, so that no page fault is
- * timed), lays the chain, and the harness times the chain loop. The samples
+ * timed), lays the chain, and the harness times the chain loop (for one chain
+ * in LMB_CHASE_BACKWARD order, lmb_chase_walk: one load instruction). The samples
  * are nanoseconds per load: with k chains, the time of one step of all k
  * divided by k. */
 void lmb_memlat_measure(struct lmb_ctx *ctx, struct lmb_memlat *m, struct lmb_result *res);

@@ -67,6 +67,39 @@ static void test_backward(void **state)
     free(b);
 }
 
+/* lat_mem_rd's default chain at its default-sized stride: in the one buffer it
+ * was given, every element holds the address one stride below its own, the
+ * first the last's; and lmb_chase_walk (its loop) follows exactly 256
+ * elements an iteration, one stride back each. */
+static void test_backward_layout_walk(void **state)
+{
+    struct lmb_chase c;
+    char err[128];
+    size_t stride = 128, size = 3 * 4096 + 5 * stride, count = size / stride;
+    char *b = buffer(size);
+
+    (void)state;
+    assert_int_equal(lmb_chase_build(&c, b, size, stride, LMB_CHASE_BACKWARD, 0, 1, 1, err,
+                                     sizeof err), 0);
+    assert_int_equal(c.count, count);
+    assert_ptr_equal(c.start[0], b);
+    for (size_t e = 0; e < count; e++) {
+        char *next = *(char **)(void *)(b + e * stride);
+        assert_ptr_equal(next, b + (e > 0 ? e - 1 : count - 1) * stride);
+    }
+    /* Nothing but the elements was written. */
+    for (size_t off = 0; off < size; off++)
+        if (off % stride >= sizeof(void *))
+            assert_int_equal(b[off], 0);
+    for (uint64_t n = 1; n <= 3; n++) {
+        c.cur[0] = c.start[0];
+        lmb_chase_walk(n, &c);
+        size_t back = (size_t)(n * 256 % count);
+        assert_ptr_equal(c.cur[0], b + (back == 0 ? 0 : count - back) * stride);
+    }
+    free(b);
+}
+
 static void test_random(void **state)
 {
     struct lmb_chase c, d;
@@ -246,6 +279,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backward),
+        cmocka_unit_test(test_backward_layout_walk),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_window),
         cmocka_unit_test(test_chains_spaced),
