@@ -9,9 +9,11 @@
  * and compares them with what the system declares. Then, per level, the line
  * size (as `line` measures it, in a working set that misses this level) and
  * the parallelism (one random chain against several through the same working
- * set); memory's latency comes from a chain in page order (random lines inside
- * each page, pages in random order: a TLB miss once per page, not with every
- * load) in the largest working set. Mapping, touching and laying each chain
+ * set); memory's latency comes from a random chain (one cycle through every
+ * line in random order, as the sweep's) in the largest working set: a load no
+ * prefetcher can bring early. (A chain in page order, random lines inside each
+ * page, read a few nanoseconds on processors whose prefetchers fetch the rest
+ * of a page after a few misses in it.) Mapping, touching and laying each chain
  * are kept out of the timing. */
 #include <math.h>
 #include <stdio.h>
@@ -258,9 +260,8 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         report_value(ctx, &rec, &size, 1, NULL);
     }
 
-    /* Memory: parallelism of random chains, then latency in page order (a TLB
-     * miss once per page, not with every load), both in the largest working
-     * set of the sweep. */
+    /* Memory: parallelism of random chains, then the latency of one random
+     * chain, both in the largest working set of the sweep. */
     if (curve.memory.found) {
         struct lmb_record rec;
         struct lmb_result r;
@@ -276,11 +277,11 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
             par = lmb_result_sort_median(&r);
         lmb_report_add(&ctx->report, &rec, &r);
 
-        struct lmb_memlat m = { .size = ws, .stride = stride, .order = LMB_CHASE_WINDOW,
-                                .window = lmb_memlat_window(ws, stride), .chains = 1 };
+        struct lmb_memlat m = { .size = ws, .stride = stride, .order = LMB_CHASE_RANDOM,
+                                .chains = 1 };
         level_record(&rec, ctx, "memory", 0, "latency", LMB_UNIT_NS);
         lmb_record_param_int(&rec, "size_bytes", (long long)ws);
-        lmb_record_param_str(&rec, "order", "page");
+        lmb_record_param_str(&rec, "order", "random");
         rec.headline = LMB_HEAD_MIN;
         lmb_memlat_measure(ctx, &m, &r);
         if (isfinite(par)) {
@@ -308,8 +309,8 @@ const struct lmb_bench lmb_bench_cache = {
             "the curve and compares them with what the system declares (warnings on\n"
             "stderr). Then, per level, the line size in a working set that misses it, and\n"
             "the parallelism: one chain against 2 to 16 chains in the middle of its\n"
-            "plateau. Memory's latency comes from a chain in page order (random lines in\n"
-            "each page, pages in random order: few TLB misses) in the largest working set.\n",
+            "plateau. Memory's latency comes from one random chain through the largest\n"
+            "working set: a load no prefetcher brings early (with its TLB miss).\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = cache_main,
