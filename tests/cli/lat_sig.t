@@ -42,13 +42,27 @@ done
 # --- JSON ----------------------------------------------------------------------------
 
 if json_usable; then
-    for v in install prot; do
-        run_json "$CMD" -N 3 --json "$v"
-        json_one_record "$T/json" lat_sig "$v" us
-        json_ok "$T/json" '.results[0].params == {}' "--json $v: no params"
-    done
-    json_ok "$T/json" '.results[0].compat | startswith("differs: a page of anonymous memory")' \
-        "--json prot without a file: compat says it differs from lmbench 3 (anonymous memory)"
+    run_json "$CMD" -N 3 --json install
+    json_one_record "$T/json" lat_sig install us
+    json_ok "$T/json" '.results[0].params == {}' "--json install: no params"
+
+    # prot is lmbench 3's quantity: the whole fault minus the signal handler
+    # overhead; the whole fault and the overhead taken away are records too.
+    run_json "$CMD" -N 3 --json prot
+    json_checks "$T/json" <<'EOF2'
+--json prot: three records, prot_raw, prot_handler, prot, all ok in us, no params
+    .results | length == 3 and map(.case) == ["prot_raw", "prot_handler", "prot"]
+    and all(.[]; .benchmark == "lat_sig" and .unit == "us" and .status == "ok" and .params == {})
+--json prot: 3 samples of the fault, one value of the overhead, positive
+    .results | (.[0].samples | length) == 3 and (.[2].samples | length) == 3
+    and (.[1].samples | length) == 1 and .[1].value > 0
+--json prot: each prot sample is the prot_raw sample minus the handler overhead
+    .results | .[1].value as $h | [.[0].samples, .[2].samples] | transpose
+    | all(.[]; (.[0] - $h - .[1]) | fabs < 1e-6)
+--json prot without a file: compat says it differs (anonymous memory); the parts are new
+    .results | (.[2].compat | startswith("differs: a page of anonymous memory"))
+    and (.[0].compat | startswith("new: ")) and (.[1].compat | startswith("new: "))
+EOF2
 
     # catch is lmbench 3's quantity: kill() and the handler minus kill(self, 0),
     # the latter's smallest sample; both parts are records of their own.
@@ -70,10 +84,10 @@ if json_usable; then
     .results[2] | .value == .stats.median and .value > 0
 EOF2
     run_json "$CMD" -N 3 --json prot "$T/file"
-    json_ok "$T/json" ".results[0] | .case == \"prot\" and .params.file == \"$T/file\" and .status == \"ok\"" \
-        "--json prot FILE: params.file is the file"
-    json_ok "$T/json" '.results[0].compat | startswith("differs: nothing subtracted")' \
-        "--json prot FILE: compat says only the subtraction differs"
+    json_ok "$T/json" ".results | map(.params.file) == [\"$T/file\", \"$T/file\", \"$T/file\"] and .[2].case == \"prot\" and .[2].status == \"ok\"" \
+        "--json prot FILE: params.file is the file, in all three records"
+    json_ok "$T/json" '.results[2].compat == "same"' \
+        "--json prot FILE: lmbench 3's quantity (compat same)"
 else
     skip "--json: jq missing or built without jansson"
 fi
