@@ -9,7 +9,11 @@
  * three rounds through all the operations. mod's
  * chain adds H after each remainder (so that the divisor never reaches 0):
  * the add's latency, measured the same way, is subtracted.
- * bogomflops times a mix of independent floating-point work instead. */
+ * bogomflops is lmbench 3's quantity instead: the time of one element's
+ * update in a set of 12 independent elements, each updated by one expression
+ * of four floating-point operations (an add, a subtract, a multiply and a
+ * divide), so that the updates of different elements overlap and the loop
+ * runs at the operations' throughput. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,20 +34,6 @@ static double minus(double a, double unused, void *arg)
 {
     (void)unused;
     return a - *(const double *)arg;
-}
-
-/* Appends from's samples to to's (both ok). Returns 0, -1 when memory is short. */
-static int append(struct lmb_result *to, const struct lmb_result *from)
-{
-    double *p = realloc(to->samples, (to->n + from->n) * sizeof *p);
-
-    if (p == NULL)
-        return -1;
-    memcpy(p + to->n, from->samples, from->n * sizeof *p);
-    to->samples = p;
-    to->n += from->n;
-    to->elapsed_s += from->elapsed_s;
-    return 0;
 }
 
 static int lat_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
@@ -77,7 +67,7 @@ static int lat_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
                 lmb_result_move(&lng[i], &l);
                 continue;
             }
-            if (append(&shrt[i], &s) != 0 || append(&lng[i], &l) != 0)
+            if (lmb_ops_append(&shrt[i], &s) != 0 || lmb_ops_append(&lng[i], &l) != 0)
                 lmb_result_set_status(&lng[i], LMB_FAILED, "out of memory");
             lmb_result_free(&s);
             lmb_result_free(&l);
@@ -97,6 +87,14 @@ static int lat_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
         rec.classic = LMB_CLASSIC_LABEL_NS;
         rec.headline = LMB_HEAD_MIN;
         snprintf(rec.label, sizeof rec.label, "%s %s", op->type, op->name);
+        if (op->chains == 0) {
+            /* bogomflops: what one figure counts, and how many element
+             * updates one timed interval of the long loop holds. */
+            lmb_record_param_int(&rec, "elements", LMB_OPS_BOGO_ELEMS);
+            lmb_record_param_int(&rec, "flops_per_element", LMB_OPS_BOGO_FLOPS);
+            lmb_record_param_int(&rec, "elements_per_interval",
+                                 (long long)res[i].iters * LMB_OPS_LONG * LMB_OPS_BOGO_ELEMS);
+        }
 
         if (op->minus != NULL && res[i].status == LMB_OK) {
             const double *add = NULL;
@@ -141,8 +139,8 @@ const struct lmb_bench lmb_bench_lat_ops = {
             "add, mul and div, and prints nanoseconds per operation: a 64-step chain less\n"
             "the best time of a 16-step one, divided by 48, so that the loop's own cost\n"
             "cancels; the minimum over three rounds of -N repetitions. mod's step holds an\n"
-            "add, whose latency is subtracted. bogomflops is the time per operation of\n"
-            "eight independent updates v = (v + 1) * 3 / 6, a mix of latency and\n"
-            "throughput.\n",
+            "add, whose latency is subtracted. bogomflops, as lmbench 3's, is the time per\n"
+            "element of 12 independent elements each updated by v = (v + a - b) * c / d\n"
+            "(four floating-point operations), free to overlap: a throughput.\n",
     .main = lat_ops_main,
 };

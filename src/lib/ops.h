@@ -33,12 +33,19 @@
 #define LMB_OPS_SHORT 16
 #define LMB_OPS_LONG 64
 
+/* bogomflops (lmbench 3's quantity): one step updates LMB_OPS_BOGO_ELEMS
+ * independent elements, each by one expression of LMB_OPS_BOGO_FLOPS
+ * floating-point operations, v = (v + a - b) * c / d; the figure is the time
+ * of one element's update. The op's ops_per_step is LMB_OPS_BOGO_ELEMS. */
+#define LMB_OPS_BOGO_ELEMS 12
+#define LMB_OPS_BOGO_FLOPS 4
+
 /* What a loop works on: the chain's start and its operands, as the table
  * gives them (converted to the loop's type), and where results are dropped so
  * that nothing is dead code. */
 struct lmb_ops_state {
     int64_t ix, ia, ib;
-    double fx, fa, fb, fc;
+    double fx, fa, fb, fc, fd;
     double sink;
 };
 
@@ -46,7 +53,8 @@ struct lmb_op {
     const char *type;          /* "integer", "int64", "float", "double" */
     const char *name;          /* "bit", "add", "mul", "div", "mod", "bogomflops" */
     const char *what;          /* one step, in C, for the documentation */
-    unsigned ops_per_step;     /* operations in one step of one chain */
+    unsigned ops_per_step;     /* operations in one step of one chain (bogomflops:
+                                  elements updated in one step) */
     const char *minus;         /* a step also holds one of these operations of the same
                                   type (mod: an add, so that the divisor never reaches
                                   0): its latency is to be subtracted; else NULL */
@@ -88,5 +96,10 @@ void lmb_ops_measure_loops(struct lmb_ctx *ctx, const struct lmb_op *op, bool in
                            unsigned best_of, struct lmb_result *shrt, struct lmb_result *lng);
 void lmb_ops_combine(const struct lmb_op *op, bool indep, const struct lmb_result *shrt,
                      const struct lmb_result *lng, struct lmb_result *out);
+
+/* Appends from's samples to to's (both ok) and adds its elapsed time: the
+ * samples of several rounds of one measurement gathered. Returns 0, -1 when
+ * memory is short (to is then unchanged). */
+int lmb_ops_append(struct lmb_result *to, const struct lmb_result *from);
 
 #endif

@@ -37,7 +37,7 @@ labels() {
 run "$CMD" -N 3
 is "$RC" 0 "exit status 0"
 is "$OUT" "" "nothing on stdout"
-all_like "$ERR" '^((integer|int64|float|double) [a-z]+: [0-9]+\.[0-9]{2} nanoseconds|lat_ops: [a-z]+ \(type=[a-z0-9]+\): below_resolution: .+)$' \
+all_like "$ERR" '^((integer|int64|float|double) [a-z]+: [0-9]+\.[0-9]{2} nanoseconds|lat_ops: [a-z]+ \(type=[a-z0-9]+[^)]*\): below_resolution: .+)$' \
     "every line is '<type> <op>: X.XX nanoseconds' (or a below_resolution message)"
 is "$(labels "$ERR")" "$LABELS" "the 18 operations in lmbench 3's order"
 like "$ERR" '^int64 add: [0-9.]+ nanoseconds$' "int64 add has a line"
@@ -72,6 +72,12 @@ if json_usable; then
     .results | all(.[]; .headline == "min" and (.samples | length == 9)
     and ((.status == "ok" and .value == .stats.min and .value > 0)
     or (.status == "below_resolution" and .value == null and (.reason | length > 0))))
+--json: bogomflops, lmbench 3's quantity: 12 elements of 4 flops each, the element updates of an interval counted
+    [.results[] | select(.case == "bogomflops")] | length == 2 and all(.[]; .compat == "same"
+    and .params.elements == 12 and .params.flops_per_element == 4
+    and .params.elements_per_interval == .iterations_per_sample * 64 * 12)
+--json: the other operations carry no element counts
+    .results | all(.[]; .case == "bogomflops" or (.params | has("elements") | not))
 JQ
 else
     skip "--json: jq missing or built without jansson"
@@ -98,7 +104,7 @@ no_process_left "$tag" "-P 2: no process left behind"
 run "$CMD" -N 3 --min-time 0.000000001
 is "$RC" 0 "below resolution: exit status 0"
 unlike "$ERR" 'nanoseconds$' "below resolution: no number printed"
-is "$(grep -c '^lat_ops: [a-z]* (type=[a-z0-9]*): below_resolution: .' "$T/err")" 18 \
+is "$(grep -c '^lat_ops: [a-z]* (type=[a-z0-9]*[^)]*): below_resolution: .' "$T/err")" 18 \
     "below resolution: one message with a reason for each operation"
 
 tag=$(new_tag)
