@@ -4,21 +4,29 @@
  * A child process maps the memory asked for (at most 90% of what this process
  * may still use: MemAvailable, the cgroup limits, RLIMIT_AS, so that the test
  * itself does not push the machine into swapping or the OOM killer) and
- * writes one byte in every page, 16 MB at a time, timing each step. It stops at the end, when a step takes 20 times as
- * long as the fastest one and over 50 ms (the system had to swap or reclaim),
- * or after 20 s; the parent reports the megabytes touched before that. If the
- * child dies (the OOM killer), what it reported before counts. */
+ * writes one byte in every page, 16 MB at a time, timing each step and
+ * noting whether the system swapped meanwhile (pswpout of /proc/vmstat, the
+ * child's major faults). A slow step (20 times the fastest and over 50 ms)
+ * ends the touching only when the system swapped during it (where that cannot
+ * be observed: when the two steps after it are slow too); otherwise it was a
+ * preemption and counts (lmb_touch_judge, src/lib/judge.c). The touching also
+ * ends at the end of the memory or after 20 s of CPU time (120 s in all),
+ * which a warning says; the parent reports the megabytes the child last
+ * said count. If the child dies (the OOM killer), what it reported before
+ * counts. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/bench.h"
 #include "lib/cleanup.h"
+#include "lib/judge.h"
 #include "lib/mem.h"
 #include "lib/sizes.h"
 #include "lib/sysinfo.h"
@@ -26,39 +34,103 @@
 #define MB (1024ULL * 1024ULL)
 #define STEP_MB 16
 #define DEFAULT_MB 4096
-#define SLOW_FACTOR 20
-#define SLOW_NS 50000000ULL
-#define BUDGET_NS 20000000000ULL
+/* The touching stops after this much CPU time (a busy machine stretches the
+ * wall time, not the CPU time the faults cost), or this much wall time. */
+#define CPU_BUDGET_NS 20000000000ULL
+#define WALL_BUDGET_NS 120000000000ULL
+/* Sent after the megabytes when a budget ended the touching early. */
+#define OUT_OF_TIME UINT32_MAX
 
-/* In the child: touch, reporting each step's megabytes on fd. */
+/* Pages the system has swapped out so far; *known false when it cannot tell. */
+static unsigned long long swapped_out(bool *known)
+{
+    FILE *f = fopen("/proc/vmstat", "r");
+    char line[128];
+    unsigned long long v = 0;
+
+    *known = false;
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "pswpout %llu", &v) == 1) {
+            *known = true;
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+/* The CPU time this process has used (user + system) in ns, and its major
+ * faults. */
+static uint64_t cpu_used(long *majflt)
+{
+    struct rusage ru;
+
+    if (getrusage(RUSAGE_SELF, &ru) != 0) {
+        *majflt = 0;
+        return 0;
+    }
+    *majflt = ru.ru_majflt;
+    return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ULL +
+           ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ULL;
+}
+
+/* In the child: touch, reporting on fd the megabytes that count each time
+ * they grow. */
 static void toucher(const struct lmb_ctx *ctx, uint64_t bytes, int fd, pid_t parent)
 {
     long page = sysconf(_SC_PAGESIZE);
+    size_t nsteps = (size_t)((bytes + STEP_MB * MB - 1) / (STEP_MB * MB)), n = 0, counted = 0;
+    struct lmb_touch_step *steps;
+    uint32_t said = 0;
+    uint64_t start, cpu_start;
+    long mf;
     char *p;
-    uint64_t best = UINT64_MAX, start;
 
     if (lmb_cleanup_child(parent) != 0)
+        _exit(1);
+    steps = calloc(nsteps ? nsteps : 1, sizeof *steps);
+    if (steps == NULL)
         _exit(1);
     p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
              -1, 0);
     if (p == MAP_FAILED)
         _exit(2);
     start = lmb_now(&ctx->clock);
+    cpu_start = cpu_used(&mf);
     for (uint64_t off = 0; off < bytes; off += STEP_MB * MB) {
         uint64_t end = off + STEP_MB * MB < bytes ? off + STEP_MB * MB : bytes;
+        bool k0, k1;
+        unsigned long long sw0 = swapped_out(&k0);
+        long mf0, mf1;
+        cpu_used(&mf0);
         uint64_t t0 = lmb_now(&ctx->clock);
         for (uint64_t o = off; o < end; o += (uint64_t)page)
             p[o] = 1;
-        uint64_t t = lmb_now(&ctx->clock) - t0;
-        if (t < best)
-            best = t;
-        if (t > SLOW_FACTOR * best && t > SLOW_NS)
+        uint64_t t1 = lmb_now(&ctx->clock);
+        uint64_t c1 = cpu_used(&mf1);
+        unsigned long long sw1 = swapped_out(&k1);
+        steps[n].wall_ns = t1 - t0;
+        steps[n].swapped = sw1 > sw0 || mf1 > mf0;
+        steps[n].known = k0 && k1;
+        n++;
+        bool out_of_time = end < bytes && (c1 - cpu_start > CPU_BUDGET_NS ||
+                                           lmb_now(&ctx->clock) - start > WALL_BUDGET_NS);
+        bool last = end == bytes || out_of_time;
+        bool stop = lmb_touch_judge(steps, n, last, &counted);
+        uint64_t ok_bytes = (uint64_t)counted * STEP_MB * MB;
+        uint32_t mb = (uint32_t)((ok_bytes < bytes ? ok_bytes : bytes) / MB);
+        if (mb > said) {
+            if (write(fd, &mb, sizeof mb) != (ssize_t)sizeof mb)
+                _exit(1);
+            said = mb;
+        }
+        if (stop || last) {
+            uint32_t m = OUT_OF_TIME;
+            if (!stop && out_of_time && write(fd, &m, sizeof m) != (ssize_t)sizeof m)
+                _exit(1);
             break;
-        uint32_t mb = (uint32_t)(end / MB);
-        if (write(fd, &mb, sizeof mb) != (ssize_t)sizeof mb)
-            _exit(1);
-        if (lmb_now(&ctx->clock) - start > BUDGET_NS)
-            break;
+        }
     }
     _exit(0);
 }
@@ -73,6 +145,7 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
     int fds[2];
     pid_t pid;
     uint32_t mb, reached = 0;
+    bool out_of_time = false;
     int st;
 
     if (argc > 1)
@@ -120,7 +193,10 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
             continue;
         if (r != (ssize_t)sizeof mb)
             break;
-        reached = mb;
+        if (mb == OUT_OF_TIME)
+            out_of_time = true;
+        else
+            reached = mb;
     }
     close(fds[0]);
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -133,6 +209,10 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (WIFEXITED(st) && WEXITSTATUS(st) == 2)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "cannot map %llu MB",
                                      (unsigned long long)want);
+    if (out_of_time)
+        lmb_report_warn(&ctx->report, "the time budget (20 s of CPU time, 120 s in all) ran "
+                        "out after %u MB of %llu: the figure is a lower bound", reached,
+                        (unsigned long long)want);
     if (WIFSIGNALED(st))
         lmb_report_warn(&ctx->report, "the touching process died of signal %d after %u MB",
                         WTERMSIG(st), reached);
@@ -149,9 +229,10 @@ const struct lmb_bench lmb_bench_memsize = {
     .common = 0,
     .args = "[MB]",
     .help = "Maps MB megabytes (2^20 bytes; default 4096, at most 90% of the available\n"
-            "memory) in a child process and writes every page, 16 MB at a time; stops when\n"
-            "a step is 20 times slower than the fastest (swapping) or after 20 s, and\n"
-            "prints on stdout the megabytes touched quickly.\n",
+            "memory) in a child process and writes every page, 16 MB at a time; stops at a\n"
+            "step 20 times slower than the fastest during which the system swapped (a slow\n"
+            "step without swapping was a preemption and counts), or after 20 s of CPU time\n"
+            "(120 s in all), and prints on stdout the megabytes touched quickly.\n",
     .main = memsize_main,
     .classic_on_stdout = true,
 };
