@@ -12,12 +12,16 @@
  * of the two latencies. A third chain, random on small pages, checks that the
  * huge pages really keep TLB misses out; where they do not (a virtual machine
  * whose host uses small pages), the result is skipped with the figures.
+ * A difference that is not positive, or within the noise (smaller than the
+ * two latencies' interquartile ranges, or under 1% of the latency), is
+ * refused with a reason (src/lib/judge.c), never printed.
  * Mapping, touching and laying the chains are kept out of the timing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/bench.h"
+#include "lib/judge.h"
 #include "lib/mem.h"
 #include "lib/memlat.h"
 #include "lib/sysinfo.h"
@@ -33,6 +37,15 @@ static double minus(double a, double b, void *arg)
 {
     (void)arg;
     return a - b;
+}
+
+/* Half the width of the interquartile range of sorted samples. */
+static double half_iqr(const struct lmb_result *r)
+{
+    if (r->n == 0)
+        return 0;
+    return (r->samples[(3 * r->n) / 4 < r->n ? (3 * r->n) / 4 : r->n - 1] -
+            r->samples[r->n / 4]) / 2;
 }
 
 /* Whether the kernel offers transparent huge pages to madvise(). */
@@ -103,6 +116,14 @@ static int lat_dram_page_main(struct lmb_ctx *ctx, int argc, char **argv)
                                   "%.1f ns on huge pages and %.1f ns on small ones (a virtual "
                                   "machine whose host maps its memory with small pages?)", h, n);
     }
+    if (res.status == LMB_OK) {
+        char why[LMB_REASON_LEN];
+        double d = lmb_result_sort_median(&res);
+        double spread = half_iqr(&rand) + half_iqr(&win);
+        double base = lmb_result_sort_median(&win);
+        if (!lmb_judge_difference(d, spread, base, why, sizeof why))
+            lmb_result_set_status(&res, LMB_FAILED, "%s", why);
+    }
     lmb_result_free(&rand);
     lmb_result_free(&win);
     lmb_result_free(&small);
@@ -121,6 +142,7 @@ const struct lmb_bench lmb_bench_lat_dram_page = {
             "that visits each 4 KiB window's lines in random order before the next window,\n"
             "in nanoseconds (the median of the rank-paired differences). Skipped when huge\n"
             "pages do not make random loads clearly faster than small pages do (then TLB\n"
-            "misses, not DRAM pages, would make the difference).\n",
+            "misses, not DRAM pages, would make the difference); failed when the difference\n"
+            "is not positive or within the noise.\n",
     .main = lat_dram_page_main,
 };
