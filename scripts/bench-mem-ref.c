@@ -11,7 +11,7 @@
  * (-fno-tree-loop-distribute-patterns keeps GCC from turning the write and copy
  * loops into calls to memset and memcpy.)
  *
- * Usage: bench-mem-ref [-t SECONDS] [-n INTERVALS] [-g GAP] SIZE rd|wr|cp
+ * Usage: bench-mem-ref [-t SECONDS] [-n INTERVALS] [-g GAP] SIZE rd|wr|cp|plaincp
  *
  *   rd  reads every byte of a SIZE buffer (8 independent vector accumulators)
  *   wr  writes every byte of a SIZE buffer (ordinary, temporal vector stores)
@@ -23,6 +23,9 @@
  *       unlucky, successive intervals move the destination through seven
  *       offsets (512, 1024 ... 3584 bytes past the page where the source ends)
  *       and the median is taken over them; -g GAP fixes one offset instead.
+ *   plaincp  the copy as a plain C program writes it: two buffers from
+ *       malloc(), SIZE bytes copied as 8-byte words by a loop of ordinary
+ *       assignments (8 a trip, not vectorised), no choice of placement or pages
  *
  * Bytes are counted as bw_mem counts them: SIZE per pass for rd and wr, the
  * bytes copied (SIZE) once per pass for cp; MB = 10^6 bytes. Each interval runs
@@ -30,7 +33,7 @@
  * clock_gettime(CLOCK_MONOTONIC); -n intervals (default 14, twice the seven
  * cp offsets) are taken after a warm-up. Prints one line on stdout:
  *
- *     <median MB/s> <best MB/s> <isa> <passes per interval>
+ *     <median MB/s> <best MB/s> <isa (scalar for plaincp)> <passes per interval>
  *
  * SIZE takes the suffixes k, m, g (binary multiples: 64k = 65536).
  */
@@ -182,7 +185,32 @@ static void do_copy(char *dst, const char *src, size_t len, uint64_t passes)
     }
 }
 
-enum op { OP_RD, OP_WR, OP_CP };
+/* Copies 8-byte words with plain assignments; kept scalar. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-vectorize")))
+#endif
+static void do_plain_copy(uint64_t *dst, const uint64_t *src, size_t len, uint64_t passes)
+{
+    size_t n = len / 8, body = n - n % 8;
+
+    for (uint64_t p = 0; p < passes; p++) {
+        for (size_t i = 0; i < body; i += 8) {
+            dst[i] = src[i];
+            dst[i + 1] = src[i + 1];
+            dst[i + 2] = src[i + 2];
+            dst[i + 3] = src[i + 3];
+            dst[i + 4] = src[i + 4];
+            dst[i + 5] = src[i + 5];
+            dst[i + 6] = src[i + 6];
+            dst[i + 7] = src[i + 7];
+        }
+        for (size_t i = body; i < n; i++)
+            dst[i] = src[i];
+        FENCE();
+    }
+}
+
+enum op { OP_RD, OP_WR, OP_CP, OP_PLAINCP };
 
 struct job {
     enum op op;
@@ -203,6 +231,10 @@ static void run(struct job *j, uint64_t passes)
         break;
     case OP_CP:
         do_copy(j->b, j->a, j->len, passes);
+        break;
+    case OP_PLAINCP:
+        do_plain_copy((uint64_t *)(void *)j->b, (const uint64_t *)(const void *)j->a, j->len,
+                      passes);
         break;
     }
 }
@@ -258,7 +290,8 @@ static int cmp_double(const void *a, const void *b)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench-mem-ref [-t SECONDS] [-n INTERVALS] [-g GAP] SIZE rd|wr|cp\n");
+    fprintf(stderr, "usage: bench-mem-ref [-t SECONDS] [-n INTERVALS] [-g GAP] SIZE "
+            "rd|wr|cp|plaincp\n");
     exit(2);
 }
 
@@ -294,6 +327,8 @@ int main(int argc, char **argv)
         j.op = OP_WR;
     else if (strcmp(o, "cp") == 0 || strcmp(o, "fcp") == 0)
         j.op = OP_CP;
+    else if (strcmp(o, "plaincp") == 0)
+        j.op = OP_PLAINCP;
     else
         usage();
 
@@ -302,7 +337,17 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t lead = (j.len + 4095) / 4096 * 4096;
-    if (j.op == OP_CP) {
+    if (j.op == OP_PLAINCP) {
+        /* Two ordinary buffers, wherever malloc puts them. */
+        j.a = malloc(j.len);
+        j.b = malloc(j.len);
+        if (j.a == NULL || j.b == NULL) {
+            fprintf(stderr, "bench-mem-ref: malloc %zu bytes: %s\n", j.len, strerror(errno));
+            return 1;
+        }
+        memset(j.a, 0x5a, j.len);
+        memset(j.b, 0xa5, j.len);
+    } else if (j.op == OP_CP) {
         /* One mapping: the source, then room for the destination at any of
          * its offsets past the page where the source ends. */
         j.a = buffer(lead + MAXGAP + j.len);
@@ -338,7 +383,8 @@ int main(int argc, char **argv)
     }
     qsort(mbs, (size_t)nint, sizeof *mbs, cmp_double);
     double median = nint % 2 ? mbs[nint / 2] : (mbs[nint / 2 - 1] + mbs[nint / 2]) / 2;
-    printf("%.2f %.2f %s %llu\n", median, mbs[nint - 1], ISA, (unsigned long long)passes);
+    printf("%.2f %.2f %s %llu\n", median, mbs[nint - 1], j.op == OP_PLAINCP ? "scalar" : ISA,
+           (unsigned long long)passes);
     free(mbs);
     return 0;
 }
