@@ -43,7 +43,7 @@ DESCRIBE="$DESCRIBE  lat_proc fork (us)        vs  $PROC_REF (scripts/bench-fork
                                 median of 11 intervals of 10 ms)
 "
 CASES="$CASES
-fork|lat_proc fork (us)|ours_fork|ref_fork|le|3"
+fork|lat_proc fork (us)|ours_fork|ref_fork|le|5"
 # The mappings need lat_proc's JSON (a build with jansson).
 if "$BIN/lat_proc" --json -N 1 fork >/dev/null 2>&1; then
     DESCRIBE="$DESCRIBE  maps of the forking proc  vs  the reference's (lines of /proc/self/maps; info)
