@@ -96,6 +96,9 @@ static int lat_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
                                  (long long)res[i].iters * LMB_OPS_LONG * LMB_OPS_BOGO_ELEMS);
         }
 
+        if (op->minus != NULL)
+            rec.compat = "differs: the remainder's latency alone, the add its chain holds "
+                         "subtracted; lmbench 3's mod line included other work";
         if (op->minus != NULL && res[i].status == LMB_OK) {
             const double *add = NULL;
             for (size_t k = 0; k < nkept; k++)
