@@ -47,6 +47,7 @@ static int lat_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "takes no arguments");
     if (lmb_nops > sizeof res / sizeof res[0])
         return LMB_EXIT_FAILED;
+    lmb_ops_default_interval(ctx);
 
     /* ROUNDS rounds through every operation, the loops' samples gathered: a
      * busy spell of the machine then falls on some rounds of an operation,

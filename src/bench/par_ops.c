@@ -93,6 +93,7 @@ static int par_ops_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (lmb_nops > MAX_OPS)
         return LMB_EXIT_FAILED;
     memset(r, 0, sizeof r);
+    lmb_ops_default_interval(ctx);
     for (size_t i = 0; i < lmb_nops; i++)
         r[i].dep_ns = r[i].indep_ns = INFINITY;
 

@@ -327,3 +327,20 @@ int lmb_ops_append(struct lmb_result *to, const struct lmb_result *from)
     to->elapsed_s += from->elapsed_s;
     return 0;
 }
+
+void lmb_ops_default_interval(struct lmb_ctx *ctx)
+{
+    const char *enough = getenv("ENOUGH");
+    struct lmb_report *rep = &ctx->report;
+
+    if (ctx->opt.min_time_s > 0 || (enough != NULL && *enough != '\0') ||
+        ctx->interval_ns <= LMB_OPS_INTERVAL_NS)
+        return;
+    ctx->interval_ns = LMB_OPS_INTERVAL_NS;
+    for (size_t i = 0; i < rep->nsettings; i++) {
+        if (strcmp(rep->settings[i].key, "interval_us") == 0)
+            rep->settings[i].dval = (double)LMB_OPS_INTERVAL_NS / 1e3;
+        else if (strcmp(rep->settings[i].key, "interval_source") == 0)
+            rep->settings[i].sval = "default (1 ms for the arithmetic loops)";
+    }
+}

@@ -97,6 +97,17 @@ void lmb_ops_measure_loops(struct lmb_ctx *ctx, const struct lmb_op *op, bool in
 void lmb_ops_combine(const struct lmb_op *op, bool indep, const struct lmb_result *shrt,
                      const struct lmb_result *lng, struct lmb_result *out);
 
+/* The timed interval of the arithmetic loops when neither ENOUGH nor
+ * --min-time chose one: shorter than the harness's default (5 ms or more),
+ * because on a busy machine nearly every interval of a scheduler time slice
+ * or more holds a preemption, and the loops' figures are differences and
+ * ratios of the best intervals: with 1 ms some intervals run undisturbed. */
+#define LMB_OPS_INTERVAL_NS 1000000ULL
+
+/* Sets ctx's interval to LMB_OPS_INTERVAL_NS when it is the default (and
+ * longer), and says so in the JSON document's run.config. */
+void lmb_ops_default_interval(struct lmb_ctx *ctx);
+
 /* Appends from's samples to to's (both ok) and adds its elapsed time: the
  * samples of several rounds of one measurement gathered. Returns 0, -1 when
  * memory is short (to is then unchanged). */

@@ -67,6 +67,12 @@ if json_usable; then
     .results | all(.[]; .status == "below_resolution" or
     (.params.latency_ns > 0 and .params.per_op_ns > 0))
 JQ
+    # Without ENOUGH or --min-time the arithmetic loops time 1 ms intervals.
+    (unset ENOUGH; "$CMD" -N 1 --json >"$T/json" 2>"$T/err")
+    json_checks "$T/json" <<'JQ'
+no ENOUGH: 1 ms intervals, said in run.config
+    .run.config.interval_us == 1000 and (.run.config.interval_source | startswith("default"))
+JQ
 else
     skip "--json: jq missing or built without jansson"
 fi
