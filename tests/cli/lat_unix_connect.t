@@ -9,36 +9,6 @@ CMD=$BIN/lat_unix_connect
 NUM='[0-9]+\.[0-9]{4}'
 LABEL='UNIX connection cost'
 
-# partner_io FIELD COMMAND...: starts COMMAND (a long run), finds its copy's
-# partner (a grandchild), and prints two numbers: how much FIELD of the
-# partner's /proc/PID/io (syscr: read-type system calls, syscw: write-type)
-# and its context switches grew over half a second of the run; then interrupts
-# the command. Prints "none" when it found no partner to watch.
-partner_io() {
-    _field=$1
-    shift
-    _tag=$(new_tag)
-    start_bg "$_tag" "$@"
-    _res=none
-    if wait_for "the partner" 100 _has_grandchild "$BG"; then
-        sleep 0.3
-        _g=$(for _c in $(children_of "$BG"); do children_of "$_c"; done | head -n 1)
-        _io() { awk -v f="$_field:" '$1 == f { print $2 }' "/proc/$_g/io" 2>/dev/null; }
-        _cs() { awk '/^(voluntary|nonvoluntary)_ctxt_switches:/ { n += $2 } END { print n }' \
-                    "/proc/$_g/status" 2>/dev/null; }
-        _a=$(_io)
-        _ca=$(_cs)
-        sleep 0.5
-        _b=$(_io)
-        _cb=$(_cs)
-        [ -n "$_a" ] && [ -n "$_b" ] && [ -n "$_ca" ] && [ -n "$_cb" ] &&
-            _res="$((_b - _a)) $((_cb - _ca))"
-    fi
-    kill -INT "$BG" 2>/dev/null
-    wait_bg
-    echo "$_res"
-}
-
 mkdir "$T/tmp"
 run env TMPDIR="$T/tmp" "$CMD" -N 3
 ok $([ "$RC" = 0 ] && [ -z "$OUT" ]; echo $?) "exit 0, nothing on stdout"
