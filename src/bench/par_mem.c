@@ -12,8 +12,9 @@
  * Every row is measured before any is shown, then judged (src/lib/judge.c):
  * a ratio below 1 is refused (k chains cannot make a load slower; memlat.c
  * already refuses one above k), and a row inconsistent with its neighbours
- * (a single dip or spike between two rows that agree) is measured again, up
- * to two more times, and refused as too noisy if it stays so. */
+ * (a single dip or spike between the nearest rows on each side that agree)
+ * is measured again, up to two more times, and refused as too noisy if it
+ * stays so. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -73,7 +74,7 @@ static void judge_rows(struct lmb_ctx *ctx, size_t stride, struct lmb_result *ro
             if (!odd[i])
                 continue;
             if (attempt == ROW_ATTEMPTS) {
-                lmb_judge_row_reason(v, i, why, sizeof why);
+                lmb_judge_row_reason(v, known, n, i, why, sizeof why);
                 lmb_result_set_status(&rows[i], LMB_FAILED, "%s", why);
                 continue;
             }

@@ -60,15 +60,28 @@ bool lmb_judge_rounds(const double *v, size_t n, char *why, size_t len)
     return false;
 }
 
+/* The nearest row with a value on one side of i (dir -1 or +1), skipping at
+ * most one without: its index, or -1. */
+static long neighbour(const bool *known, size_t n, size_t i, int dir)
+{
+    for (long j = (long)i + dir, hops = 0; j >= 0 && j < (long)n && hops < 2; j += dir, hops++)
+        if (known[j])
+            return j;
+    return -1;
+}
+
 size_t lmb_judge_rows(const double *v, const bool *known, size_t n, bool *odd)
 {
     size_t nodd = 0;
 
     for (size_t i = 0; i < n; i++) {
         odd[i] = false;
-        if (i == 0 || i + 1 >= n || !known[i] || !known[i - 1] || !known[i + 1])
+        if (!known[i])
             continue;
-        double lo = fmin(v[i - 1], v[i + 1]), hi = fmax(v[i - 1], v[i + 1]);
+        long l = neighbour(known, n, i, -1), r = neighbour(known, n, i, +1);
+        if (l < 0 || r < 0)
+            continue;
+        double lo = fmin(v[l], v[r]), hi = fmax(v[l], v[r]);
         if (!(lo > 0) || hi > LMB_JUDGE_NEIGHBOURS_AGREE * lo)
             continue;   /* the neighbours disagree: a transition, not decidable */
         if (v[i] < lo / LMB_JUDGE_ROW_JUMP || v[i] > hi * LMB_JUDGE_ROW_JUMP) {
@@ -79,10 +92,17 @@ size_t lmb_judge_rows(const double *v, const bool *known, size_t n, bool *odd)
     return nodd;
 }
 
-void lmb_judge_row_reason(const double *v, size_t i, char *why, size_t len)
+void lmb_judge_row_reason(const double *v, const bool *known, size_t n, size_t i, char *why,
+                          size_t len)
 {
+    long l = neighbour(known, n, i, -1), r = neighbour(known, n, i, +1);
+
+    if (l < 0 || r < 0) {
+        say(why, len, "too noisy: %.2f, inconsistent with its neighbours", v[i]);
+        return;
+    }
     say(why, len, "too noisy: %.2f between neighbours of %.2f and %.2f, which agree", v[i],
-        v[i - 1], v[i + 1]);
+        v[l], v[r]);
 }
 
 /* --- memsize ------------------------------------------------------------------ */

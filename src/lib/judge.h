@@ -31,13 +31,14 @@ bool lmb_judge_parallelism(double ratio, unsigned chains, char *why, size_t len)
 bool lmb_judge_rounds(const double *v, size_t n, char *why, size_t len);
 
 /* A row of a curve (par_mem: one value per working-set size, doubling) is
- * inconsistent with its neighbours when both neighbours are known, agree with
- * each other (the larger at most LMB_JUDGE_NEIGHBOURS_AGREE times the
- * smaller), and the row is below the smaller divided by LMB_JUDGE_ROW_JUMP or
- * above the larger times LMB_JUDGE_ROW_JUMP: a single dip or spike that no
- * cache boundary explains (at a boundary the row lies between its
- * neighbours). The first and last rows, and rows next to an unknown one, are
- * never judged: that is not decidable. */
+ * inconsistent with its neighbours when it has a neighbour with a value on
+ * each side (the next row, or the one after it when the next has none), the
+ * two agree with each other (the larger at most LMB_JUDGE_NEIGHBOURS_AGREE
+ * times the smaller), and the row is below the smaller divided by
+ * LMB_JUDGE_ROW_JUMP or above the larger times LMB_JUDGE_ROW_JUMP: a single
+ * dip or spike that no cache boundary explains (at a boundary the row lies
+ * between its neighbours). The first and last rows, and rows without such a
+ * neighbour on a side, are never judged: that is not decidable. */
 #define LMB_JUDGE_NEIGHBOURS_AGREE 1.5
 #define LMB_JUDGE_ROW_JUMP 2.0
 
@@ -46,8 +47,9 @@ bool lmb_judge_rounds(const double *v, size_t n, char *why, size_t len);
 size_t lmb_judge_rows(const double *v, const bool *known, size_t n, bool *odd);
 
 /* The reason for odd row i of v: "too noisy: 2.22 between neighbours of 15.10
- * and 17.00". */
-void lmb_judge_row_reason(const double *v, size_t i, char *why, size_t len);
+ * and 17.00, which agree". */
+void lmb_judge_row_reason(const double *v, const bool *known, size_t n, size_t i, char *why,
+                          size_t len);
 
 /* --- memsize ------------------------------------------------------------------ */
 

@@ -71,7 +71,7 @@ static void test_rows_dip(void **state)
     for (int i = 0; i < 9; i++)
         assert_int_equal(odd[i], i == 6);
     char why[256];
-    lmb_judge_row_reason(v, 6, why, sizeof why);
+    lmb_judge_row_reason(v, known, 9, 6, why, sizeof why);
     assert_string_equal(why, "too noisy: 2.22 between neighbours of 15.10 and 17.00, which agree");
 }
 
@@ -90,15 +90,33 @@ static void test_rows_not_decidable(void **state)
     assert_int_equal(lmb_judge_rows(step, known, 5, odd), 0);
     assert_int_equal(lmb_judge_rows(spike_edge, known, 5, odd), 0);
     assert_int_equal(lmb_judge_rows(disagree, known, 4, odd), 0);
-    known[1] = false;
+    /* Two rows without a value between the row and its neighbour: not
+     * decidable. */
+    known[0] = known[1] = false;
     assert_int_equal(lmb_judge_rows(beside_unknown, known, 5, odd), 0);
-    known[1] = true;
+    known[0] = known[1] = true;
     assert_int_equal(lmb_judge_rows(spike, known, 5, odd), 1);
     assert_true(odd[2]);
     assert_int_equal(lmb_judge_rows(spike, known, 1, odd), 0);
 }
 
 /* Steps of 16 MB taking 3 ms, one of them preempted for 200 ms. */
+/* The run seen here: 8 MB refused (no value), 16 MB 2.25 between 4 MB's
+ * 13.28 and 32 MB's 9.01: the neighbour across the gap counts. */
+static void test_rows_across_gap(void **state)
+{
+    const double v[] = { 11.16, 13.28, 0, 2.25, 9.01, 9.5 };
+    bool known[6] = { true, true, false, true, true, true }, odd[6];
+    char why[256];
+
+    (void)state;
+    assert_int_equal(lmb_judge_rows(v, known, 6, odd), 1);
+    assert_true(odd[3]);
+    assert_false(odd[2]);
+    lmb_judge_row_reason(v, known, 6, 3, why, sizeof why);
+    assert_string_equal(why, "too noisy: 2.25 between neighbours of 13.28 and 9.01, which agree");
+}
+
 static void test_touch_preemption(void **state)
 {
     struct lmb_touch_step s[10];
@@ -223,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_rounds),
         cmocka_unit_test(test_rows_dip),
         cmocka_unit_test(test_rows_not_decidable),
+        cmocka_unit_test(test_rows_across_gap),
         cmocka_unit_test(test_touch_preemption),
         cmocka_unit_test(test_touch_swapping),
         cmocka_unit_test(test_touch_unobservable),
