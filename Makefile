@@ -183,7 +183,7 @@ all: $(PROGS)
 # A dynamic build does not link it: lat_rpc loads it (dlopen of its soname, read
 # from the library here, libtirpc.so.3 when it cannot be) when it runs, so that
 # no other command maps libtirpc and the Kerberos libraries it pulls in. A static
-# build (STATIC=1) links it, and so do the fuzz targets.
+# build (STATIC=1) links it, and so do the sanitized binary and the fuzz targets.
 ifeq ($(TIRPC),no)
 HAVE_TIRPC :=
 else
@@ -196,16 +196,22 @@ TIRPC_PKG_LIBS = $(shell $(LMB_PKG_CONFIG) $(LMB_PKG_LIBS_OPT) libtirpc)
 TIRPC_CFLAGS = $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC $(if $(LMB_STATIC_LDFLAGS),-DLMB_TIRPC_LINKED,\
 	-DLMB_TIRPC_SONAME='"$(TIRPC_SONAME)"') $(TIRPC_PKG_CFLAGS))
 TIRPC_LIBS = $(if $(HAVE_TIRPC),$(if $(LMB_STATIC_LDFLAGS),$(TIRPC_PKG_LIBS),$(LMB_DL_LIBS)))
+# The sanitized binary (make check-asan) and the fuzz targets link it: ASan's
+# interceptors of the xdr functions look the real ones up at start-up, and find
+# none in a library loaded later.
+TIRPC_LINKED_CFLAGS = $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC -DLMB_TIRPC_LINKED $(TIRPC_PKG_CFLAGS))
+TIRPC_LINKED_LIBS = $(if $(HAVE_TIRPC),$(TIRPC_PKG_LIBS))
 # -ldl where dlopen is not in the C library (glibc before 2.34).
 LMB_DL_LIBS = $(eval LMB_DL_LIBS := $(shell mkdir -p $(B)/gen && \
 	printf '#include <dlfcn.h>\nint main(void)\n{\n    return dlopen("x", RTLD_LAZY) != 0;\n}\n' > $(B)/gen/probe-dl.c && \
 	{ $(CC) $(LMB_SYSROOT_FLAGS) $(CFLAGS) -o $(B)/gen/probe-dl $(B)/gen/probe-dl.c $(LDFLAGS) >/dev/null 2>&1 || echo -ldl; }; \
 	rm -f $(B)/gen/probe-dl $(B)/gen/probe-dl.c))$(LMB_DL_LIBS)
-$(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
+$(B)/obj/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_CFLAGS)
+$(B)/asan/src/bench/lat_rpc.o: ALL_CFLAGS += $(TIRPC_LINKED_CFLAGS)
 $(B)/obj/src/bench/lat_rpc.o $(B)/asan/src/bench/lat_rpc.o: $(B)/gen/tirpc.flags
 $(B)/gen/tirpc.flags: FORCE
 	@mkdir -p $(@D)
-	@printf '%s\n' $(call lmb_q,$(TIRPC_CFLAGS)) > $@.tmp
+	@printf '%s\n' $(call lmb_q,$(TIRPC_CFLAGS)) $(call lmb_q,$(TIRPC_LINKED_CFLAGS) $(TIRPC_LINKED_LIBS)) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 # lmhttp's static document tree, generated (no binary files in the source) by
@@ -244,9 +250,8 @@ FUZZ_SECONDS ?= 10
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(LIB_SRCS) $(B)/gen/version.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(LMB_CPPFLAGS) $(if $(HAVE_TIRPC),-DLMB_HAVE_TIRPC -DLMB_TIRPC_LINKED $(TIRPC_PKG_CFLAGS)) \
-		-g -O1 -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(LIB_SRCS) $(LIBS) $(if $(HAVE_TIRPC),$(TIRPC_PKG_LIBS))
+	$(FUZZ_CC) $(LMB_CPPFLAGS) $(TIRPC_LINKED_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-o $@ $< $(LIB_SRCS) $(LIBS) $(TIRPC_LINKED_LIBS)
 fuzz: $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \
@@ -335,7 +340,8 @@ ASAN_PROGS := $(B)/asan/bin/lmbench $(BENCH_NAMES:%=$(B)/asan/bin/%) \
 
 $(B)/asan/bin/lmbench: $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a $(FLAGS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a $(LIBS)
+	$(CC) $(CFLAGS) $(ASAN_FLAGS) $(LDFLAGS) -o $@ $(ASAN_MAIN_OBJS) $(B)/asan/liblmb.a $(LIBS) \
+		$(TIRPC_LINKED_LIBS)
 
 $(BENCH_NAMES:%=$(B)/asan/bin/%): $(B)/asan/bin/lmbench
 	@ln -sf lmbench $@
