@@ -8,6 +8,7 @@
 #       updates 12 in registers); the best interval on both sides (lat_ops
 #       reports the minimum). Target within 10%.
 
+# shellcheck disable=SC2016
 HWJ_BOGO=$OUT/bench-bogo-ref
 
 if [ ! -x "$HWJ_BOGO" ] || [ scripts/bench-bogo-ref.c -nt "$HWJ_BOGO" ]; then
