@@ -44,17 +44,40 @@ char *lmb_memlat_map(size_t size, bool huge, char **map, size_t *maplen, char *e
     return p;
 }
 
+/* One load in every page of the buffer, after the chain is built. Building it
+ * frees the order array (an munmap), and a hypervisor that shadows the guest's
+ * page tables drops its copy of them on such a change: until every page of
+ * the buffer has been touched again each TLB miss is a trip to the hypervisor
+ * (7 us a load instead of 0.2 at 256 MB, random order, on a Firecracker VM;
+ * the same in a plain C chase that frees an array before it starts). The
+ * chase in its steady state is what is measured, so the set-up's own change
+ * is undone here, outside the timing. */
+static void touch_pages(const char *base, size_t size)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char sum = 0;
+
+    for (size_t off = 0; off < size; off += page)
+        sum += (unsigned char)((const volatile char *)base)[off];
+    __asm__ volatile("" : : "r"(sum));
+}
+
 static int memlat_init(void *s, char *err, size_t errlen)
 {
     struct lmb_memlat *m = s;
     char *base = lmb_memlat_map(m->size, m->huge, &m->map, &m->maplen, err, errlen);
+    int rc;
 
     if (base == NULL)
         return -1;
     if (m->layout != NULL)
-        return m->layout(base, m->size, m->layout_arg, &m->chase, err, errlen);
-    return lmb_chase_build(&m->chase, base, m->size, m->stride, m->order, m->window, SEED,
-                           m->chains, err, errlen);
+        rc = m->layout(base, m->size, m->layout_arg, &m->chase, err, errlen);
+    else
+        rc = lmb_chase_build(&m->chase, base, m->size, m->stride, m->order, m->window, SEED,
+                             m->chains, err, errlen);
+    if (rc == 0)
+        touch_pages(base, m->size);
+    return rc;
 }
 
 static void memlat_cleanup(void *s)
@@ -182,6 +205,7 @@ static int shared_init(void *p, char *err, size_t errlen)
     (void)errlen;
     lmb_chase_restart(&s->chase, s->base, s->stride, s->order, s->chains);
     lmb_pages_note(s->base, s->size);
+    touch_pages(s->base, s->size);
     return 0;
 }
 
