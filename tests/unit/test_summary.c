@@ -72,17 +72,26 @@ static void add_curve(struct lmb_rs_file *f, const char *kind, long stride, cons
     }
 }
 
+/* A file with the stride-128 curve of four levels (1, 4, 12 ns, memory 80 ns)
+ * and, when rstride > 0, a random chase at that stride (memory 150 ns). */
+static void four_levels(struct lmb_rs_file *f, long rstride)
+{
+    const double lat[] = { 1.0, 4.0, 12.0, 80.0 }, upto[] = { 32768, 1 << 20, 32 << 20, 1e12 };
+    const double rlat[] = { 1.0, 5.0, 20.0, 150.0 };
+
+    memset(f, 0, sizeof *f);
+    add_curve(f, "stride", 128, lat, upto, 4);
+    if (rstride > 0)
+        add_curve(f, "random", rstride, rlat, upto, 4);
+}
+
 static void test_memlat_levels(void **state)
 {
     struct lmb_rs_file f;
     struct lmb_memlat m;
-    const double lat[] = { 1.0, 4.0, 12.0, 80.0 }, upto[] = { 32768, 1 << 20, 32 << 20, 1e12 };
-    const double rlat[] = { 1.0, 5.0, 20.0, 150.0 };
 
     (void)state;
-    memset(&f, 0, sizeof f);
-    add_curve(&f, "stride", 128, lat, upto, 4);
-    add_curve(&f, "random", 16, rlat, upto, 4);
+    four_levels(&f, 16);
     lmb_memlat_summarize(&f, &m);
     assert_int_equal(m.nlevels, 3);
     assert_true(fabs(m.level_ns[0] - 1.0) < 1e-9);
@@ -105,21 +114,16 @@ static void test_memlat_random_stride(void **state)
 {
     struct lmb_rs_file f;
     struct lmb_memlat m;
-    const double lat[] = { 1.0, 4.0, 12.0, 80.0 }, upto[] = { 32768, 1 << 20, 32 << 20, 1e12 };
-    const double rlat[] = { 1.0, 5.0, 20.0, 150.0 };
 
     (void)state;
-    memset(&f, 0, sizeof f);
-    add_curve(&f, "stride", 128, lat, upto, 4);
-    add_curve(&f, "random", 64, rlat, upto, 4);
+    four_levels(&f, 64);
     lmb_memlat_summarize(&f, &m);
     assert_true(isnan(m.rand_ns));
     assert_non_null(strstr(m.guesses, "random chase at stride 64, not 16"));
     assert_true(fabs(m.main_ns - 80.0) < 1e-9);
     lmb_rs_free(&f);
 
-    memset(&f, 0, sizeof f);
-    add_curve(&f, "stride", 128, lat, upto, 4);
+    four_levels(&f, 0);
     for (size_t i = 0; i < f.nrecs; i++)
         f.recs[i].compat = lmb_rs_strdup("differs: a test quantity");
     lmb_memlat_summarize(&f, &m);
