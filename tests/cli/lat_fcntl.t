@@ -32,17 +32,7 @@ else
 fi
 
 # What one round is: the partner makes no read-type system call in its rounds (no pread of a stop mark).
-if [ -r /proc/self/io ]; then
-    io=$(partner_io syscr "$CMD" -N 1000 --min-time 0.3)
-    if [ "$io" = none ]; then
-        fail "the partner makes no read-type system call in its rounds (no pread of a stop mark): found no partner to watch"
-    else
-        set -- $io
-        ok $([ "$1" = 0 ] && [ "$2" -gt 0 ]; echo $?) "the partner makes no read-type system call in its rounds (no pread of a stop mark) (syscr grew by $1 over $2 context switches)"
-    fi
-else
-    skip "the partner makes no read-type system call in its rounds (no pread of a stop mark): no /proc/PID/io here"
-fi
+partner_io_none syscr "the partner makes no read-type system call in its rounds (no pread of a stop mark)" "$CMD" -N 1000 --min-time 0.3
 
 usage_error lat_fcntl "$CMD" extra
 usage_error lat_fcntl "$CMD" -N 0

@@ -36,17 +36,7 @@ else
 fi
 
 # What one round is: the server writes nothing (it accepts and closes).
-if [ -r /proc/self/io ]; then
-    io=$(partner_io syscw "$CMD" -N 1000 --min-time 0.3)
-    if [ "$io" = none ]; then
-        fail "the server writes nothing (it accepts and closes): found no partner to watch"
-    else
-        set -- $io
-        ok $([ "$1" = 0 ] && [ "$2" -gt 0 ]; echo $?) "the server writes nothing (it accepts and closes) (syscw grew by $1 over $2 context switches)"
-    fi
-else
-    skip "the server writes nothing (it accepts and closes): no /proc/PID/io here"
-fi
+partner_io_none syscw "the server writes nothing (it accepts and closes)" "$CMD" -N 1000 --min-time 0.3
 
 usage_error lat_unix_connect "$CMD" extra
 usage_error lat_unix_connect "$CMD" -N 0

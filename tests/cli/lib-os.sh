@@ -224,3 +224,23 @@ partner_io() {
     wait_bg
     echo "$_res"
 }
+
+# partner_io_none FIELD WHAT COMMAND...: a test that FIELD of the partner's
+# /proc/PID/io does not grow while it switches (partner_io), named WHAT;
+# skipped where /proc/PID/io is missing.
+partner_io_none() {
+    _pf=$1
+    _what=$2
+    shift 2
+    if [ ! -r /proc/self/io ]; then
+        skip "$_what: no /proc/PID/io here"
+        return
+    fi
+    _io=$(partner_io "$_pf" "$@")
+    if [ "$_io" = none ]; then
+        fail "$_what: found no partner to watch"
+        return
+    fi
+    set -- $_io
+    ok $([ "$1" = 0 ] && [ "$2" -gt 0 ]; echo $?) "$_what ($_pf grew by $1 over $2 context switches)"
+}
