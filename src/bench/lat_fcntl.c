@@ -32,7 +32,7 @@
 
 struct fcntl_state {
     const char *path;
-    off_t base;            /* this copy's bytes: locks at base+0..2, stop mark at base+3 */
+    off_t base;            /* this copy's bytes: locks at base+0..2 */
     int fd;
     int ready[2];          /* the partner says it holds its first lock, and its pid */
     pid_t partner;         /* the partner process, told to stop with SIGUSR1 */
@@ -102,11 +102,14 @@ static int fcntl_partner(void *s, const struct lmb_partner_ctx *pc)
     close(st->ready[1]);
     for (uint64_t r = 0;; r++) {
         int take = (int)(r % 3), give = (int)((r + 2) % 3);
-        if (lock(fd, st->base, take, F_WRLCK) != 0) {
-            if (errno == EINTR && stop_partner)
-                return 0;
+        int rc;
+        /* A signal that is not the stop retries the same lock: the rotation
+         * must not skip one. */
+        while ((rc = lock(fd, st->base, take, F_WRLCK)) != 0 && errno == EINTR && !stop_partner)
+            ;
+        if (rc != 0) {
             if (errno == EINTR)
-                continue;
+                return 0;
             snprintf(pc->err, pc->errlen, "fcntl(F_SETLKW): %s", strerror(errno));
             return -1;
         }
