@@ -197,8 +197,12 @@ static int make_set(unsigned copies, char *err, size_t errlen)
     sigprocmask(SIG_BLOCK, &hold, &old);
     id = semget(IPC_PRIVATE, (int)nsems, IPC_CREAT | IPC_EXCL | 0600);
     e = errno;
-    if (id >= 0)
-        lmb_semset_track(id);
+    if (id >= 0 && lmb_semset_track(id) != 0) {
+        /* Not removable on a signal: not made at all. */
+        semctl(id, 0, IPC_RMID);
+        id = -1;
+        e = ENOSPC;
+    }
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (id < 0) {
         snprintf(err, errlen, "semget of %u semaphores: %s", nsems, strerror(e));

@@ -268,13 +268,14 @@ void lmb_tmpdir_remove(const char *path)
         }
 }
 
-void lmb_semset_track(int id)
+int lmb_semset_track(int id)
 {
     for (int i = 0; i < MAX_SEMSETS; i++)
         if (semsets[i] == 0) {
             semsets[i] = id + 1;
-            return;
+            return 0;
         }
+    return -1;
 }
 
 void lmb_semset_remove(int id)

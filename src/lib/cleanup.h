@@ -37,9 +37,10 @@ void lmb_tmpdir_remove(const char *path);
 void lmb_remove_tree(const char *path);
 
 /* Registers a System V semaphore set (semget's id) for removal (IPC_RMID) on
- * exit and on signals, as temporary files are; lmb_semset_remove removes it now
+ * exit and on signals, as temporary files are (-1: too many sets to track);
+ * lmb_semset_remove removes it now
  * and forgets it. */
-void lmb_semset_track(int id);
+int lmb_semset_track(int id);   /* 0, or -1 when no slot is free */
 void lmb_semset_remove(int id);
 
 /* Tracks children the signal handler must kill. */
