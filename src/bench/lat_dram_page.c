@@ -44,8 +44,8 @@ static double half_iqr(const struct lmb_result *r)
 {
     if (r->n == 0)
         return 0;
-    return (r->samples[(3 * r->n) / 4 < r->n ? (3 * r->n) / 4 : r->n - 1] -
-            r->samples[r->n / 4]) / 2;
+    return (lmb_quantile_sorted(r->samples, r->n, 0.75) -
+            lmb_quantile_sorted(r->samples, r->n, 0.25)) / 2;
 }
 
 /* Whether the kernel offers transparent huge pages to madvise(). */

@@ -179,6 +179,8 @@ static void chase1(uint64_t n, void *s)
 }
 
 #define MULTI_STEPS 64
+/* Loads per iteration of one chain (lmb_chase_walk and the unrolled loop). */
+#define ONE_CHAIN_STEPS 256
 
 #define CHASE_K(K)                                                          \
     static void chase##K(uint64_t n, void *s)                               \
@@ -231,7 +233,7 @@ void lmb_chase_walk(uint64_t n, void *s)
 
     for (uint64_t i = 0; i < n; i++) {
         _Pragma("GCC unroll 1")
-        for (unsigned j = 0; j < 256; j++)
+        for (unsigned j = 0; j < ONE_CHAIN_STEPS; j++)
             p = (void **)*p;
     }
     c->cur[0] = p;
@@ -244,5 +246,5 @@ lmb_chase_fn lmb_chase_loop(unsigned nchains)
 
 unsigned lmb_chase_steps(unsigned nchains)
 {
-    return nchains == 1 ? 256 : MULTI_STEPS;
+    return nchains == 1 ? ONE_CHAIN_STEPS : MULTI_STEPS;
 }

@@ -358,17 +358,6 @@ int lmb_memlat_size_opt(struct lmb_ctx *ctx, char flag, uint64_t min, uint64_t m
     return 0;
 }
 
-size_t lmb_memlat_window(size_t ws, size_t stride)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), w = page / stride * stride;
-
-    if (w < stride)
-        w = stride;
-    if (ws < w)
-        w = ws / stride * stride;
-    return w;
-}
-
 static double ratio(double a, double b, void *arg)
 {
     (void)arg;

@@ -103,10 +103,6 @@ void lmb_memlat_parallelism(struct lmb_ctx *ctx, size_t ws, size_t stride,
 int lmb_memlat_size_opt(struct lmb_ctx *ctx, char flag, uint64_t min, uint64_t max,
                         uint64_t multiple, uint64_t *out);
 
-/* The page order's window for a working set: a page (a whole number of
- * strides), or the working set when it is smaller. */
-size_t lmb_memlat_window(size_t ws, size_t stride);
-
 /* The largest data or unified cache the system declares, in bytes (0 when it
  * declares none): sysfs, else what the C library reads from the processor
  * (sysconf). `where` (may be NULL) gets "sysfs", "sysconf" or "none". */

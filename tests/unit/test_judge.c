@@ -100,7 +100,6 @@ static void test_rows_not_decidable(void **state)
     assert_int_equal(lmb_judge_rows(spike, known, 1, odd), 0);
 }
 
-/* Steps of 16 MB taking 3 ms, one of them preempted for 200 ms. */
 /* The run seen here: 8 MB refused (no value), 16 MB 2.25 between 4 MB's
  * 13.28 and 32 MB's 9.01: the neighbour across the gap counts. */
 static void test_rows_across_gap(void **state)
@@ -117,6 +116,7 @@ static void test_rows_across_gap(void **state)
     assert_string_equal(why, "too noisy: 2.25 between neighbours of 13.28 and 9.01, which agree");
 }
 
+/* Steps of 16 MB taking 3 ms, one of them preempted for 200 ms. */
 static void test_touch_preemption(void **state)
 {
     struct lmb_touch_step s[10];
@@ -216,7 +216,6 @@ static void test_bogomflops_counted(void **state)
         assert_non_null(op);
         assert_int_equal(op->chains, 0);
         assert_int_equal(op->ops_per_step, LMB_OPS_BOGO_ELEMS);
-        assert_int_equal(LMB_OPS_BOGO_FLOPS, 4);
         for (int k = 0; k < 2; k++) {
             struct lmb_ops_state st = { .fx = 1.0, .fa = 1.0, .fb = 0.5, .fc = 3.0, .fd = 3.0 };
             int steps = k ? LMB_OPS_LONG : LMB_OPS_SHORT;
