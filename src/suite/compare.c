@@ -54,11 +54,12 @@ static void help(void)
 /* Parameters that say where or how, not what: the same measurement on another
  * machine may use another vector unit, file or host name; and what a run found
  * or chose for itself (the mappings of the forking process, the faults a pass
- * took, the files lat_fs made per interval), which differ from run to run. */
+ * took, the files lat_fs made per interval, the page sizes a buffer got), which differ from run to run. */
 static bool identity_param(const char *key)
 {
     static const char *const not_identity[] = {
         "vector", "file", "host", "maps", "faults", "major_faults", "faults_per_page", "files",
+        "huge_percent", "page_bytes",
     };
     for (size_t i = 0; i < sizeof not_identity / sizeof not_identity[0]; i++)
         if (strcmp(key, not_identity[i]) == 0)

@@ -227,7 +227,9 @@ void lmb_memlat_summarize(const struct lmb_rs_file *f, struct lmb_memlat *m)
             m->rand_ns = c->memory.latency_ns;
         else
             note(m, "random chase ends before memory");
-    } else if (n == 0) {
+    } else if (n > 0) {
+        note(m, "random chase unreadable");
+    } else {
         long other = 0;
         double *s2 = NULL, *ns2 = NULL;
         if (lmb_memlat_curve(f, "random", 0, &s2, &ns2, &other) > 0)
