@@ -18,6 +18,67 @@ static char *str_or_null(json_t *o, const char *key)
     return json_is_string(v) ? lmb_rs_strdup(json_string_value(v)) : NULL;
 }
 
+/* The "launches" array: each launch's sample count, for the ok launches whose
+ * samples are in "samples" (in launch order). A count that does not add up to
+ * the samples read is dropped (the file is then read as of one launch). */
+static int read_launches(json_t *a, struct lmb_rs_record *r, char *err, size_t errlen)
+{
+    json_t *l;
+    size_t i, sum = 0;
+
+    if (!json_is_array(a) || json_array_size(a) == 0)
+        return 0;
+    r->launches_asked = json_array_size(a);
+    r->launch_n = malloc(json_array_size(a) * sizeof *r->launch_n);
+    if (r->launch_n == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    json_array_foreach(a, i, l) {
+        json_t *st = json_object_get(l, "status"), *smp = json_object_get(l, "samples");
+        size_t n = 0, j;
+        json_t *v;
+
+        if (json_is_string(st) && strcmp(json_string_value(st), "ok") != 0)
+            continue;
+        json_array_foreach(smp, j, v)
+            if (json_is_number(v))
+                n++;
+        if (n == 0)
+            continue;
+        r->launch_n[r->nlaunches++] = n;
+        sum += n;
+    }
+    if (sum != r->nsamples) {
+        free(r->launch_n);
+        r->launch_n = NULL;
+        r->nlaunches = 0;
+    }
+    return 0;
+}
+
+/* A step of run.steps or a .jsonl step line. */
+static void read_step(json_t *o, struct lmb_rs_file *f)
+{
+    struct lmb_rs_step *s = lmb_rs_step_add(f);
+    json_t *v = json_object_get(o, "step"), *x = json_object_get(o, "interference");
+
+    if (json_is_integer(v))
+        s->step = (int)json_integer_value(v);
+    s->name = str_or_null(o, "name");
+    s->status = str_or_null(o, "status");
+    v = json_object_get(o, "attempts");
+    s->attempts = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+    s->disturbed = json_is_true(json_object_get(o, "disturbed")) ||
+                   json_is_true(json_object_get(x, "disturbed"));
+    v = json_object_get(x, "other_share");
+    if (json_is_number(v))
+        s->other_share = json_number_value(v);
+    v = json_object_get(x, "steal_share");
+    if (json_is_number(v))
+        s->steal_share = json_number_value(v);
+}
+
 static int read_record(json_t *o, struct lmb_rs_file *f, char *err, size_t errlen, long line)
 {
     json_t *b = json_object_get(o, "benchmark"), *c = json_object_get(o, "case");
@@ -89,6 +150,9 @@ static int read_record(json_t *o, struct lmb_rs_file *f, char *err, size_t errle
     v = json_object_get(o, "step");
     if (json_is_integer(v))
         r->step = (int)json_integer_value(v);
+    r->disturbed = json_is_true(json_object_get(o, "disturbed"));
+    if (read_launches(json_object_get(o, "launches"), r, err, errlen) != 0)
+        return -1;
     if (r->status == LMB_RS_OK && !r->has_value)
         lmb_rs_set_status(r, LMB_RS_FAILED, "status ok but no value");
     return 0;
@@ -146,6 +210,30 @@ static int read_header(json_t *doc, struct lmb_rs_file *f, char *err, size_t err
     json_array_foreach(warn, i, v)
         if (json_is_string(v))
             lmb_rs_warn(f, "%s", json_string_value(v));
+    {
+        const char *key;
+        json_t *ctx = json_object_get(host, "context");
+        json_object_foreach(ctx, key, v) {
+            char num[64];
+            if (json_is_string(v)) {
+                lmb_rs_context_add(f, key, json_string_value(v));
+            } else if (json_is_integer(v)) {
+                snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+                lmb_rs_context_add(f, key, num);
+            } else if (json_is_real(v)) {
+                snprintf(num, sizeof num, "%g", json_real_value(v));
+                lmb_rs_context_add(f, key, num);
+            } else if (json_is_boolean(v)) {
+                lmb_rs_context_add(f, key, json_is_true(v) ? "yes" : "no");
+            }
+        }
+    }
+    {
+        json_t *steps = json_object_get(run, "steps");
+        json_array_foreach(steps, i, v)
+            if (json_is_object(v))
+                read_step(v, f);
+    }
     return 0;
 }
 
@@ -235,8 +323,9 @@ static int read_lines(const char *path, struct lmb_rs_file *f, char *err, size_t
                 rc = -1;
             }
         }
-        /* Other lines (a step's end: "step", "name", "status") are the runner's
-         * bookkeeping, not results. */
+        else if (json_object_get(o, "step") != NULL && json_object_get(o, "name") != NULL)
+            read_step(o, f);
+        /* Other lines are the runner's bookkeeping, not results. */
         json_decref(o);
         if (rc != 0)
             break;

@@ -129,6 +129,35 @@ const char *lmb_rs_header(const struct lmb_rs_file *f, const char *key)
     return NULL;
 }
 
+void lmb_rs_context_add(struct lmb_rs_file *f, const char *key, const char *value)
+{
+    f->context = xrealloc(f->context, (f->ncontext + 1) * sizeof *f->context);
+    f->context[f->ncontext].key = lmb_rs_strdup(key);
+    f->context[f->ncontext].value = lmb_rs_strdup(value);
+    f->ncontext++;
+}
+
+const char *lmb_rs_context(const struct lmb_rs_file *f, const char *key)
+{
+    for (size_t i = 0; i < f->ncontext; i++)
+        if (strcmp(f->context[i].key, key) == 0)
+            return f->context[i].value;
+    return NULL;
+}
+
+struct lmb_rs_step *lmb_rs_step_add(struct lmb_rs_file *f)
+{
+    struct lmb_rs_step *s;
+
+    f->steps = xrealloc(f->steps, (f->nsteps + 1) * sizeof *f->steps);
+    s = &f->steps[f->nsteps++];
+    memset(s, 0, sizeof *s);
+    s->step = -1;
+    s->other_share = NAN;
+    s->steal_share = NAN;
+    return s;
+}
+
 static void free_record(struct lmb_rs_record *r)
 {
     free(r->benchmark);
@@ -143,6 +172,7 @@ static void free_record(struct lmb_rs_record *r)
     free(r->headline);
     free(r->samples);
     free(r->compat);
+    free(r->launch_n);
 }
 
 bool lmb_rs_same_quantity(const struct lmb_rs_record *a, const struct lmb_rs_record *b)
@@ -165,6 +195,16 @@ void lmb_rs_free(struct lmb_rs_file *f)
         free(f->header[i].value);
     }
     free(f->header);
+    for (size_t i = 0; i < f->ncontext; i++) {
+        free(f->context[i].key);
+        free(f->context[i].value);
+    }
+    free(f->context);
+    for (size_t i = 0; i < f->nsteps; i++) {
+        free(f->steps[i].name);
+        free(f->steps[i].status);
+    }
+    free(f->steps);
     free(f->path);
     free(f->hostname);
     free(f->sysname);

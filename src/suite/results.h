@@ -51,6 +51,25 @@ struct lmb_rs_record {
     int step;                        /* the run step that wrote it, -1 if unknown */
     char *compat;                    /* NULL: lmbench 3's quantity ("same", or a file
                                         without the key); else how it differs */
+    /* Launches (--launches K): the samples of each fresh process that measured
+     * the record, in launch order, launch_n[i] of them each (their sum is
+     * nsamples). nlaunches 0: the file did not say (one launch, or an older
+     * file); only launches whose status was ok are counted. */
+    size_t *launch_n;
+    size_t nlaunches;
+    size_t launches_asked;           /* the "launches" array's length (all statuses); 0 unknown */
+    bool disturbed;                  /* its step shared the CPUs beyond the threshold */
+};
+
+/* One step of a run (run.steps, or a .jsonl step line). */
+struct lmb_rs_step {
+    int step;
+    char *name;
+    char *status;
+    bool disturbed;                  /* interference.disturbed of its last attempt */
+    int attempts;                    /* 1, or 2 when it was retried; 0 unknown */
+    double other_share;              /* interference.other_share; NAN unknown */
+    double steal_share;              /* NAN unknown */
 };
 
 /* Whether a and b hold the same quantity (the same compat), so that one cell
@@ -87,6 +106,10 @@ struct lmb_rs_file {
     size_t nwarnings;
     struct lmb_rs_kv *header;        /* raw files: the [KEY: value] lines */
     size_t nheader;
+    struct lmb_rs_kv *context;       /* host.context, values as text; unknown ones left out */
+    size_t ncontext;
+    struct lmb_rs_step *steps;       /* run.steps (or the .jsonl step lines), in order */
+    size_t nsteps;
     struct lmb_rs_record *recs;
     size_t nrecs, cap;
 };
@@ -128,6 +151,10 @@ void lmb_rs_set_status(struct lmb_rs_record *r, enum lmb_rs_status s, const char
 void lmb_rs_warn(struct lmb_rs_file *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lmb_rs_header_add(struct lmb_rs_file *f, const char *key, const char *value);
 const char *lmb_rs_header(const struct lmb_rs_file *f, const char *key);
+void lmb_rs_context_add(struct lmb_rs_file *f, const char *key, const char *value);
+/* host.context's value of key, NULL when the file does not say. */
+const char *lmb_rs_context(const struct lmb_rs_file *f, const char *key);
+struct lmb_rs_step *lmb_rs_step_add(struct lmb_rs_file *f);
 char *lmb_rs_strdup(const char *s);   /* aborts on out of memory */
 
 /* --- looking up -------------------------------------------------------------- */
