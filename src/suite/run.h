@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/* The parts of `lmbench run`, inside the suite only: the run's state and the
+ * units the entry function (runner.c) calls in order: options (runopts.c),
+ * plan (steps.c), execute (runexec.c: a step's processes, its server, its
+ * outputs), record (runfiles.c: the raw file, the .jsonl, the .json, resume)
+ * and report (runreport.c: progress, messages, the run's warnings). */
+#ifndef LMB_SUITE_RUN_H
+#define LMB_SUITE_RUN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lib/sysinfo.h"
+#include "runconf.h"
+#include "steps.h"
+
+#ifdef LMB_HAVE_JANSSON
+#include <jansson.h>
+#endif
+
+/* SIGINT, SIGTERM or SIGHUP received (0 none): the run stops at the next
+ * chance. The one global of the runner, set by its signal handler. */
+extern volatile sig_atomic_t lmb_run_stop;
+
+/* A growing buffer for what a step writes. */
+struct lmb_buf {
+    char *p;
+    size_t n, cap;
+};
+
+int lmb_buf_add(struct lmb_buf *b, const char *s, size_t n);
+void lmb_buf_free(struct lmb_buf *b);
+
+struct run {
+    struct lmb_sconf conf;
+    struct lmb_plan plan;
+    struct lmb_host host;
+    char outdir[2048];
+    char base[2320];              /* <dir>/<host>.<n> */
+    char id[64];
+    char start[32];
+    char file[1200];              /* the scratch file */
+    bool file_made;
+    FILE *raw, *jsonl;
+    bool tty;
+    bool progress_shown;
+    size_t first;                 /* first step to run (after a resume) */
+    bool header_written;
+    char header_vals[2][200];     /* MHZ, LINE_SIZE */
+    unsigned failed, skipped, ok, timeouts;
+    double t0;
+    double weight_done, weight_total, time_done;
+    char **argv;
+    int argc;
+    bool json;                    /* JSON output (built with jansson) */
+#ifdef LMB_HAVE_JANSSON
+    json_t *records;              /* every record, for the .json */
+    json_t *steps;                /* every step's outcome */
+    json_t *tool;                 /* from the first step's document */
+    json_t *timer;
+#endif
+};
+
+/* --- options (runopts.c) --------------------------------------------------- */
+
+/* What the command line asks besides the settings. */
+struct lmb_run_args {
+    const char *cfile;
+    bool resume, list;
+    const char *keys[32], *vals[32];   /* settings, applied after the config file */
+    int n;
+    char remotes[512];
+};
+
+/* Parses argv into r (outdir) and a (settings to apply). Returns -1 to go
+ * on, else the exit status (help printed, or a usage error). */
+int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv);
+
+/* The settings from the defaults, the config file, the environment and the
+ * options, checked. Returns -1 to go on, else the exit status. */
+int lmb_run_settings(struct run *r, const struct lmb_run_args *a);
+
+/* --- execute (runexec.c) --------------------------------------------------- */
+
+struct lmb_outcome {
+    int status;            /* exit status, or -1 */
+    int signal;            /* killed by, 0 none */
+    bool timed_out;
+    bool interrupted;
+    struct lmb_buf classic, json, messages;
+    double elapsed;
+    pid_t group;           /* the process group it ran in */
+    char verdict[16];      /* "ok", "skipped", "failed", "timeout" */
+    char reason[400];
+};
+
+double lmb_run_now(void);
+void lmb_run_catch_signals(void);
+
+/* Runs step s (its server around it) into o: the verdict, its reason, the
+ * outputs and the interference while it ran. Returns false when the run was
+ * stopped while it ran (o is then to be freed and nothing recorded). */
+bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_outcome *o);
+void lmb_outcome_free(struct lmb_outcome *o);
+
+/* --- record (runfiles.c) --------------------------------------------------- */
+
+int lmb_run_mkdir_p(const char *dir);
+void lmb_run_choose_base(struct run *r);
+int lmb_run_make_scratch(struct run *r);
+void lmb_run_remove_scratch(struct run *r);
+void lmb_run_make_id(char *buf, size_t len);
+void lmb_run_iso_now(char *buf, size_t len);
+void lmb_run_date_line(char *buf, size_t len);
+
+/* Opens the three files of a new run and writes the .jsonl header. 0 or -1. */
+int lmb_run_open_files(struct run *r);
+void lmb_run_raw_header(struct run *r);
+
+/* The raw file's part of step i: a header step's value, or the step's section
+ * and classic lines. */
+void lmb_run_record_raw(struct run *r, size_t i, const struct lmb_outcome *o);
+
+#ifdef LMB_HAVE_JANSSON
+/* The step's records and its step line, into the run's arrays and the .jsonl. */
+void lmb_run_record_json(struct run *r, size_t i, const struct lmb_outcome *o);
+int lmb_run_write_final_json(struct run *r, const char *status);
+int lmb_run_resume_load(struct run *r, char *err, size_t errlen);
+#endif
+
+/* --- report (runreport.c) -------------------------------------------------- */
+
+void lmb_run_msg(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lmb_run_progress(struct run *r, size_t i, const struct lmb_step *s);
+/* Passes a step's own messages on to stderr. */
+void lmb_run_pass_messages(struct run *r, const struct lmb_buf *m);
+#ifdef LMB_HAVE_JANSSON
+/* The run's warnings (after the host's) into warn. */
+void lmb_run_warnings(const struct run *r, json_t *warn);
+#endif
+/* The last line of the run on stderr. */
+void lmb_run_report_end(struct run *r);
+
+#endif

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+/* lmbench run, execute: one step in a child process of its own group (the
+ * benchmark in-process through lmb_step_exec, or ssh for a remote server),
+ * its outputs collected from pipes, a timeout, SIGINT/SIGTERM passed on, a
+ * server started before and stopped after, and the step's verdict (ok,
+ * skipped, failed, timeout) with its reason. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "registry.h"
+#include "run.h"
+#include "stepexec.h"
+
+volatile sig_atomic_t lmb_run_stop;
+
+static void on_stop(int sig)
+{
+    lmb_run_stop = sig;
+}
+
+void lmb_run_catch_signals(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+double lmb_run_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int lmb_buf_add(struct lmb_buf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        char *q;
+        while (cap < b->n + n + 1)
+            cap *= 2;
+        q = realloc(b->p, cap);
+        if (q == NULL)
+            return -1;
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+    return 0;
+}
+
+void lmb_buf_free(struct lmb_buf *b)
+{
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+/* Runs argv in a child process of its own group: the benchmark in-process
+ * (lmb_step_exec), or an external program (ssh) when ext is set. */
+static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int argc, bool ext,
+                   int fds[3][2], bool with_json)
+{
+    pid_t parent = getpid(), pid;
+
+    fflush(NULL);
+    pid = fork();
+    if (pid != 0)
+        return pid;
+    /* Child: its own process group, default signals, dies with the runner. */
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(1);
+    for (int i = 0; i < 3; i++)
+        if (fds[i][0] >= 0)
+            close(fds[i][0]);
+    {
+        int nul = open("/dev/null", O_RDONLY);
+        if (nul >= 0) {
+            dup2(nul, STDIN_FILENO);
+            close(nul);
+        }
+    }
+    if (r->plan.enough[0])
+        setenv("ENOUGH", r->plan.enough, 1);
+    else
+        unsetenv("ENOUGH");
+    setenv("LMBENCH_SCHED", s->sched ? s->sched : r->conf.sched, 1);
+    setenv("TMPDIR", r->conf.fsdir, 1);
+    if (ext) {
+        dup2(fds[0][1], STDOUT_FILENO);
+        dup2(fds[2][1], STDERR_FILENO);
+        execvp(argv[0], argv);
+        fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    {
+        const struct lmb_bench *b = lmb_find_bench(s->bench);
+        int rc = b ? lmb_step_exec(b, argc, argv, fds[0][1], with_json ? fds[1][1] : -1, fds[2][1])
+                   : 1;
+        fflush(NULL);
+        _exit(rc);
+    }
+}
+
+/* Runs one command of a step and collects its outputs until it ends, the step's
+ * deadline passes or the run is stopped (unless finish is set: the command that
+ * stops a server must run even then). Its process group is killed at the end,
+ * unless leave is set (a server it started goes on running in it: the caller
+ * kills o->group when the server is done). */
+static void run_command(struct run *r, const struct lmb_step *s, char **argv, int argc, bool ext,
+                        double deadline, bool leave, bool finish, struct lmb_outcome *o)
+{
+    int fds[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+    bool with_json = r->json && !ext;
+    struct pollfd pfd[3];
+    pid_t pid;
+    int wst = 0, open_fds = 0;
+    bool exited = false, killed = false;
+    double t0 = lmb_run_now(), kill_at = 0;
+
+    memset(o, 0, sizeof *o);
+    o->status = -1;
+    for (int i = 0; i < 3; i++) {
+        if (i == 1 && !with_json)
+            continue;
+        if (pipe2(fds[i], O_CLOEXEC) != 0) {
+            lmb_buf_add(&o->messages, "cannot make a pipe", 18);
+            goto fail;
+        }
+    }
+    pid = spawn(r, s, argv, argc, ext, fds, with_json);
+    if (pid < 0) {
+        lmb_buf_add(&o->messages, "cannot fork", 11);
+        goto fail;
+    }
+    setpgid(pid, pid);   /* also here, so that killpg works at once */
+    o->group = pid;
+    for (int i = 0; i < 3; i++) {
+        if (fds[i][1] >= 0)
+            close(fds[i][1]);
+        fds[i][1] = -1;
+        if (fds[i][0] >= 0) {
+            fcntl(fds[i][0], F_SETFL, O_NONBLOCK);
+            open_fds++;
+        }
+    }
+    while (open_fds > 0 || !exited) {
+        int n = 0, idx[3];
+        for (int i = 0; i < 3; i++)
+            if (fds[i][0] >= 0) {
+                pfd[n].fd = fds[i][0];
+                pfd[n].events = POLLIN;
+                idx[n++] = i;
+            }
+        poll(pfd, (nfds_t)n, 100);
+        for (int k = 0; k < n; k++) {
+            if (!(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            char chunk[8192];
+            ssize_t got = read(pfd[k].fd, chunk, sizeof chunk);
+            struct lmb_buf *b = idx[k] == 0 ? &o->classic : idx[k] == 1 ? &o->json : &o->messages;
+            if (got > 0) {
+                lmb_buf_add(b, chunk, (size_t)got);
+            } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+                close(fds[idx[k]][0]);
+                fds[idx[k]][0] = -1;
+                open_fds--;
+            }
+        }
+        if (!exited && waitpid(pid, &wst, WNOHANG) == pid)
+            exited = true;
+        if (exited && open_fds > 0 && kill_at == 0) {
+            /* The step is gone; what its own children still hold open is not waited
+             * for long (a server keeps running by design). */
+            kill_at = lmb_run_now() + (leave ? 0.2 : 2);
+        }
+        if (lmb_run_stop && !finish && !killed) {
+            /* SIGTERM first: a benchmark removes its temporary files (in FSDIR,
+             * its TMPDIR) on SIGTERM; what is still there after a second is
+             * killed. */
+            o->interrupted = true;
+            killpg(pid, SIGTERM);
+            kill_at = lmb_run_now() + 1;
+            killed = true;
+        } else if (!killed && deadline > 0 && lmb_run_now() > deadline) {
+            o->timed_out = true;
+            killpg(pid, SIGTERM);
+            kill_at = lmb_run_now() + 1;
+            killed = true;
+        }
+        if (kill_at > 0 && lmb_run_now() > kill_at) {
+            if (!leave || !exited)
+                killpg(pid, SIGKILL);
+            for (int i = 0; i < 3; i++)
+                if (fds[i][0] >= 0) {
+                    close(fds[i][0]);
+                    fds[i][0] = -1;
+                }
+            open_fds = 0;
+            kill_at = 0;
+        }
+    }
+    /* Nothing of the step outlives it (but a server asked for). */
+    if (!leave || killed)
+        killpg(pid, SIGKILL);
+    if (WIFEXITED(wst))
+        o->status = WEXITSTATUS(wst);
+    else if (WIFSIGNALED(wst))
+        o->signal = WTERMSIG(wst);
+    o->elapsed = lmb_run_now() - t0;
+    return;
+fail:
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 2; k++)
+            if (fds[i][k] >= 0)
+                close(fds[i][k]);
+    o->elapsed = lmb_run_now() - t0;
+}
+
+void lmb_outcome_free(struct lmb_outcome *o)
+{
+    lmb_buf_free(&o->classic);
+    lmb_buf_free(&o->json);
+    lmb_buf_free(&o->messages);
+}
+
+/* The last non-empty line of the messages, for a reason. */
+static void last_message(const struct lmb_buf *m, char *out, size_t len)
+{
+    const char *end, *start;
+
+    out[0] = '\0';
+    if (m->n == 0)
+        return;
+    end = m->p + m->n;
+    while (end > m->p && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    start = end;
+    while (start > m->p && start[-1] != '\n')
+        start--;
+    snprintf(out, len, "%.*s", (int)(end - start), start);
+}
+
+/* Starts or stops a step's server: `bench -s` here, or over ssh on a remote
+ * host; `bench -S host` from here. Returns 0 when it worked. A started server's
+ * process group goes into *group, to be killed once it has been asked to stop. */
+static int server(struct run *r, const struct lmb_step *s, bool start, pid_t *group, char *why,
+                  size_t len)
+{
+    char *argv[12];
+    int argc = 0;
+    struct lmb_outcome o;
+    bool ext = false;
+
+    if (start && s->remote) {
+        argv[argc++] = "ssh";
+        argv[argc++] = "-o";
+        argv[argc++] = "BatchMode=yes";
+        argv[argc++] = (char *)s->host;
+        argv[argc++] = "lmbench";
+        argv[argc++] = (char *)s->bench;
+        argv[argc++] = "-s";
+        ext = true;
+    } else {
+        argv[argc++] = (char *)s->bench;
+        argv[argc++] = start ? "-s" : "-S";
+        if (!start)
+            argv[argc++] = (char *)s->host;
+    }
+    argv[argc] = NULL;
+    /* Stopping a server is done even when the run is being stopped (a server
+     * detaches from the step's process group: only -S reaches it), within a
+     * shorter time then. */
+    run_command(r, s, argv, argc, ext, lmb_run_now() + (lmb_run_stop ? 5 : 30), start, !start, &o);
+    if (start)
+        *group = o.group;
+    if (o.status != 0) {
+        char last[200];
+        last_message(&o.messages, last, sizeof last);
+        snprintf(why, len, "%s its server%s%s: %s", start ? "could not start" : "could not stop",
+                 s->remote ? " on " : "", s->remote ? s->host : "",
+                 last[0] ? last : o.timed_out ? "no answer in 30 s" : "it failed");
+        lmb_outcome_free(&o);
+        return -1;
+    }
+    lmb_outcome_free(&o);
+    return 0;
+}
+
+/* The verdict of a command that ran to its end (or was stopped by the deadline). */
+static void judge(const struct run *r, struct lmb_outcome *o)
+{
+    if (o->timed_out) {
+        snprintf(o->verdict, sizeof o->verdict, "timeout");
+        snprintf(o->reason, sizeof o->reason, "no result within %g s; the step's processes were killed",
+                 r->plan.timeout_s);
+    } else if (o->signal) {
+        snprintf(o->verdict, sizeof o->verdict, "failed");
+        snprintf(o->reason, sizeof o->reason, "killed by signal %d (%s)", o->signal,
+                 strsignal(o->signal));
+    } else if (o->status == 3) {
+        snprintf(o->verdict, sizeof o->verdict, "skipped");
+    } else if (o->status != 0) {
+        snprintf(o->verdict, sizeof o->verdict, "failed");
+        last_message(&o->messages, o->reason, sizeof o->reason);
+        if (o->status == 2 && o->reason[0] == '\0')
+            snprintf(o->reason, sizeof o->reason, "the command rejected its arguments");
+    }
+}
+
+bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_outcome *o)
+{
+    double deadline = lmb_run_now() + r->plan.timeout_s;
+    pid_t server_group = 0;
+
+    memset(o, 0, sizeof *o);
+    snprintf(o->verdict, sizeof o->verdict, "ok");
+    if (s->skip[0]) {
+        snprintf(o->verdict, sizeof o->verdict, "skipped");
+        snprintf(o->reason, sizeof o->reason, "%s", s->skip);
+        o->status = 3;
+        return true;
+    }
+    if (s->server && server(r, s, true, &server_group, o->reason, sizeof o->reason) != 0) {
+        snprintf(o->verdict, sizeof o->verdict, "failed");
+        o->status = 1;
+        if (lmb_run_stop) {
+            /* Interrupted while it started: it may be serving already. */
+            char why[300];
+            (void)server(r, s, false, NULL, why, sizeof why);
+        }
+        if (server_group > 0)
+            killpg(server_group, SIGKILL);
+        return true;
+    }
+    run_command(r, s, (char **)s->argv, s->argc, false, deadline, false, false, o);
+    snprintf(o->verdict, sizeof o->verdict, "ok");
+    if (s->server) {
+        char why[300];
+        if (server(r, s, false, NULL, why, sizeof why) != 0 && !lmb_run_stop)
+            lmb_run_msg(r, "%s: %s", s->name, why);
+        /* Whatever of the server is still in its group goes now. */
+        if (server_group > 0)
+            killpg(server_group, SIGKILL);
+    }
+    if (o->interrupted)
+        return false;
+    judge(r, o);
+    /* Messages (warnings, statuses) go on to the user. */
+    lmb_run_pass_messages(r, &o->messages);
+    return true;
+}

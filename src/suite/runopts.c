@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/* lmbench run, options: the usage and help, the command line read into the
+ * run's settings (options win over a config file, whatever their order), and
+ * the settings from the profile, the config file (-c, lmbench 3's keys), the
+ * environment (ENOUGH, LMBENCH_SCHED) and the options, checked once before
+ * anything runs. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/command.h"
+#include "run.h"
+#include "util.h"
+
+static const char usage[] =
+    "[--profile quick|default|full] [-c FILE] [-o DIR] [-P N] [--sched POLICY]\n"
+    "       [--cpus LIST] [--mb MB] [--fsdir DIR] [--remote HOST]... [--groups LIST]\n"
+    "       [--enough US] [-N N] [--timeout SEC] [--resume] [--list]";
+
+static void help(void)
+{
+    printf("Usage: lmbench run %s\n"
+           "Runs the lmbench suite (lmbench 3's `make results`) without questions and leaves\n"
+           "its results in DIR (default ./results): <host>.<n>.json (the whole run, written\n"
+           "at the end), <host>.<n>.jsonl (appended step by step) and <host>.<n> (lmbench 3's\n"
+           "raw results text). 'lmbench see' prints the summary page of them.\n"
+           "\nOptions (a config file's keys in brackets):\n"
+           "  --profile P      quick (every table, under a minute), default (a few minutes)\n"
+           "                   or full (every size and stride lmbench 3 ran) [PROFILE]\n"
+           "  -c FILE          read settings from FILE (lmbench config writes one)\n"
+           "  -o DIR           the results directory (default ./results)\n"
+           "  -P N             copies of each benchmark at once [SYNC_MAX]\n"
+           "  --sched POLICY   placement: DEFAULT, SINGLE, BALANCED, UNIQUE, 'CUSTOM list'\n"
+           "                   [LMBENCH_SCHED]\n"
+           "  --cpus LIST      run every step on these CPUs [CPUS]\n"
+           "  --mb MB          the largest memory working set in MiB [MB]\n"
+           "  --fsdir DIR      where the file system benchmarks make files [FSDIR]\n"
+           "  --remote HOST    also run the network benchmarks against HOST, their servers\n"
+           "                   started there over ssh (repeatable) [REMOTE]\n"
+           "  --groups LIST    which groups: hardware,os,network (default all)\n"
+           "                   [BENCHMARK_HARDWARE, BENCHMARK_OS, BENCHMARK_NETWORK]\n"
+           "  --enough US      microseconds per timed interval [ENOUGH]\n"
+           "  -N N             repetitions of each measurement [REPETITIONS]\n"
+           "  --timeout SEC    seconds one step may take before it is stopped [TIMEOUT]\n"
+           "  --resume         continue the interrupted run in DIR\n"
+           "  --list           print the steps and exit\n"
+           "  -h, --help       show this help\n"
+           "\nEnvironment: ENOUGH and LMBENCH_SCHED as lmbench 3 (the options win).\n"
+           "Exit status: 0 every step ok or skipped, 1 a step failed or timed out (or the\n"
+           "results could not be written), 2 bad usage, 130/143 stopped by SIGINT/SIGTERM.\n"
+           "See lmbench-run(1).\n", usage);
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    char m[600];
+
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    return lmb_verb_usage_error("run", usage, "%s", m);
+}
+
+/* --groups LIST into the three BENCHMARK_* settings. 0 or a usage error. */
+static int groups(struct lmb_run_args *a, const char *v)
+{
+    char g[128], *t, *save = NULL;
+    bool hw = false, os = false, net = false;
+
+    snprintf(g, sizeof g, "%s", v);
+    for (t = strtok_r(g, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (strcmp(t, "hardware") == 0)
+            hw = true;
+        else if (strcmp(t, "os") == 0)
+            os = true;
+        else if (strcmp(t, "network") == 0)
+            net = true;
+        else
+            return bad("--groups: '%s' is not hardware, os or network", lmb_quote_arg(t));
+    }
+    a->keys[a->n] = "BENCHMARK_HARDWARE";
+    a->vals[a->n++] = hw ? "YES" : "NO";
+    a->keys[a->n] = "BENCHMARK_OS";
+    a->vals[a->n++] = os ? "YES" : "NO";
+    a->keys[a->n] = "BENCHMARK_NETWORK";
+    a->vals[a->n++] = net ? "YES" : "NO";
+    return 0;
+}
+
+/* The options that are a setting of lmb_sconf: its key, else NULL. */
+static const struct {
+    const char *opt, *key;
+} setting_opts[] = {
+    { "--profile", "PROFILE" }, { "--sched", "LMBENCH_SCHED" }, { "--cpus", "CPUS" },
+    { "--mb", "MB" },           { "--fsdir", "FSDIR" },         { "--enough", "ENOUGH" },
+    { "--timeout", "TIMEOUT" },
+};
+
+int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv)
+{
+    const char *v;
+    int x = 0;
+
+    memset(a, 0, sizeof *a);
+    r->argc = argc;
+    r->argv = argv;
+    snprintf(r->outdir, sizeof r->outdir, "results");
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *key = NULL;
+        bool matched = false;
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            if (i + 1 < argc)
+                return bad("--help takes no arguments");
+            help();
+            return lmb_verb_check_output("run", stdout, "the help");
+        }
+        if (strcmp(arg, "-c") == 0 || strcmp(arg, "-o") == 0 || strcmp(arg, "-P") == 0 ||
+            strcmp(arg, "-N") == 0) {
+            if (i + 1 >= argc)
+                return bad("option %s needs a value", arg);
+            v = argv[++i];
+            if (arg[1] == 'c')
+                a->cfile = v;
+            else if (arg[1] == 'o')
+                snprintf(r->outdir, sizeof r->outdir, "%s", v);
+            else
+                key = arg[1] == 'P' ? "SYNC_MAX" : "REPETITIONS";
+            matched = true;
+        }
+        for (size_t k = 0; !matched && k < sizeof setting_opts / sizeof setting_opts[0]; k++)
+            if ((x = lmb_long_opt(argc, argv, &i, setting_opts[k].opt, &v)) != 0) {
+                key = setting_opts[k].key;
+                matched = true;
+            }
+        if (matched) {
+            /* done */
+        } else if ((x = lmb_long_opt(argc, argv, &i, "--remote", &v)) != 0) {
+            if (x > 0) {
+                if (strlen(a->remotes) + strlen(v) + 2 >= sizeof a->remotes)
+                    return bad("--remote: too many hosts");
+                strcat(a->remotes, a->remotes[0] ? " " : "");
+                strcat(a->remotes, v);
+                key = "REMOTE";
+                v = a->remotes;
+            }
+        } else if ((x = lmb_long_opt(argc, argv, &i, "--groups", &v)) != 0) {
+            if (x > 0 && groups(a, v) != 0)
+                return 2;
+        } else if (strcmp(arg, "--resume") == 0) {
+            a->resume = true;
+        } else if (strcmp(arg, "--list") == 0) {
+            a->list = true;
+        } else {
+            if (arg[0] == '-')
+                return bad("unknown option '%s'", lmb_quote_arg(arg));
+            return bad("unexpected argument '%s'", lmb_quote_arg(arg));
+        }
+        if (x < 0)
+            return bad("option %s needs a value", arg);
+        x = 0;
+        if (key != NULL) {
+            if (a->n >= 28)
+                return bad("too many options");
+            a->keys[a->n] = key;
+            a->vals[a->n++] = v;
+        }
+    }
+    if (a->resume && (a->cfile || a->n > 0 || a->list))
+        return bad("--resume continues a run with its own settings: only -o may go with it");
+    return -1;
+}
+
+int lmb_run_settings(struct run *r, const struct lmb_run_args *a)
+{
+    const char *env;
+    char err[800];
+
+    /* The environment with the harness's own rules first. */
+    if (lmb_env_check(err, sizeof err) != 0) {
+        /* Not a command line mistake: one line, no usage. */
+        fprintf(stderr, "lmbench run: %s\n", err);
+        return 2;
+    }
+    lmb_sconf_defaults(&r->conf);
+    if (a->cfile && lmb_sconf_read(&r->conf, a->cfile, err, sizeof err) != 0)
+        return bad("%s", err);
+    if (((env = getenv("ENOUGH")) != NULL &&
+         lmb_sconf_set(&r->conf, "ENOUGH", env, err, sizeof err) < 0) ||
+        ((env = getenv("LMBENCH_SCHED")) != NULL && *env &&
+         lmb_sconf_set(&r->conf, "LMBENCH_SCHED", env, err, sizeof err) < 0)) {
+        fprintf(stderr, "lmbench run: %s\n", err);
+        return 2;
+    }
+    for (int i = 0; i < a->n; i++)
+        if (lmb_sconf_set(&r->conf, a->keys[i], a->vals[i], err, sizeof err) < 0)
+            return bad("%s", err);
+    if (!a->resume && lmb_sconf_check(&r->conf, err, sizeof err) != 0)
+        return bad("%s", err);
+    return -1;
+}
