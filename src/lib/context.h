@@ -9,12 +9,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define LMB_CONTEXT_MAX 24
 
 struct lmb_context_item {
     const char *key;         /* static: "cpu_model", "microcode", ... (doc/results-schema.md) */
-    char value[512];         /* "" when unknown */
+    char value[2048];        /* "" when unknown; a kernel command line and the list
+                              * of mitigations need more than 512 */
     bool known;              /* false: the system did not say (JSON null) */
 };
 
@@ -33,5 +35,16 @@ void lmb_context_probe_at(struct lmb_context *c, const char *root);
 
 /* The value of key, NULL when unknown or not a key. */
 const char *lmb_context_get(const struct lmb_context *c, const char *key);
+
+/* The known items as lmbench 3 raw-file header lines, one each:
+ * "[CONTEXT_CPU_MODEL: AMD EPYC]" (the key in capitals after CONTEXT_; values
+ * are one line of ASCII). A reader of lmbench 3 files keeps them as header keys
+ * it does not know. Returns 0, -1 when writing failed. */
+int lmb_context_raw_lines(const struct lmb_context *c, FILE *f);
+
+/* host.context as a JSON object (jansson's json_t; a build with jansson only):
+ * every key in order, a string or null. NULL when out of memory. */
+struct json_t;
+struct json_t *lmb_context_json(const struct lmb_context *c);
 
 #endif

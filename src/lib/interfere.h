@@ -44,7 +44,9 @@ struct lmb_interference {
 };
 
 /* Takes a snapshot now. Returns 0, -1 when /proc/stat could not be read (s->ok
- * false; the other fields as far as known). */
+ * false; the other fields as far as known). own_s counts only children that
+ * were reaped: take the "after" snapshot of a step once its children are
+ * reaped, or their CPU time is counted as other processes'. */
 int lmb_cpu_snapshot_take(struct lmb_cpu_snapshot *s);
 
 /* The same, reading /proc and /sys under root (for tests; NULL is "/"). */

@@ -135,6 +135,7 @@ void lmb_host_probe(struct lmb_host *h)
     probe_cpuinfo(h);
     probe_caches(h);
     h->memory_bytes = lmb_physical_memory();
+    lmb_context_probe(&h->context);
     if (getloadavg(h->loadavg, 3) != 3)
         memset(h->loadavg, 0, sizeof h->loadavg);
     if (h->cpus_online > 0 && h->loadavg[0] > 0.5 * (double)h->cpus_online &&

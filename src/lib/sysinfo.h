@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/utsname.h>
 
+#include "lib/context.h"
+
 #define LMB_MAX_CACHES 8
 #define LMB_MAX_WARNINGS 8
 
@@ -28,6 +30,7 @@ struct lmb_host {
     double loadavg[3];
     char warnings[LMB_MAX_WARNINGS][160];
     int nwarnings;
+    struct lmb_context context;  /* host.context (lmb_context_probe) */
 };
 
 void lmb_host_probe(struct lmb_host *h);
