@@ -21,6 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifdef LMB_HAVE_JANSSON
+#include <jansson.h>
+#endif
+
 static double tv_s(struct timeval tv)
 {
     return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
@@ -271,3 +275,34 @@ void lmb_interference_describe(const struct lmb_interference *x, char *buf, size
     if (x->disturbed)
         snprintf(buf + o, len - o, ": disturbed");
 }
+
+#ifdef LMB_HAVE_JANSSON
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+struct json_t *lmb_interference_json(const struct lmb_interference *x)
+{
+    json_t *o;
+
+    if (!x->known)
+        return json_null();
+    o = json_pack("{s:o, s:I, s:o, s:o, s:o, s:o, s:o, s:[ooo], s:[ooo], s:o, s:o, s:o, s:b}",
+                  "wall_s", num(x->wall_s), "cpus", (json_int_t)x->cpus,
+                  "own_cpu_s", num(x->own_cpu_s), "other_cpu_s", num(x->other_cpu_s),
+                  "steal_s", num(x->steal_s), "other_share", num(x->other_share),
+                  "steal_share", num(x->steal_share),
+                  "load_before", num(x->load_before[0]), num(x->load_before[1]),
+                  num(x->load_before[2]),
+                  "load_after", num(x->load_after[0]), num(x->load_after[1]),
+                  num(x->load_after[2]),
+                  "mhz_min", x->mhz_min > 0 ? json_real(x->mhz_min) : json_null(),
+                  "mhz_max", x->mhz_max > 0 ? json_real(x->mhz_max) : json_null(),
+                  "throttle_events", x->throttle_events >= 0
+                                         ? json_integer((json_int_t)x->throttle_events)
+                                         : json_null(),
+                  "disturbed", (int)x->disturbed);
+    return o;
+}
+#endif

@@ -60,4 +60,10 @@ void lmb_interference_between(const struct lmb_cpu_snapshot *a, const struct lmb
 /* "other processes used 34% of the CPUs, steal 2%, load 1.2 -> 3.4" into buf. */
 void lmb_interference_describe(const struct lmb_interference *x, char *buf, size_t len);
 
+/* run.steps[].interference as doc/results-schema.md describes it (jansson's
+ * json_t; a build with jansson only): JSON null when x is not known; mhz_min,
+ * mhz_max and throttle_events null when unknown. NULL when out of memory. */
+struct json_t;
+struct json_t *lmb_interference_json(const struct lmb_interference *x);
+
 #endif

@@ -22,6 +22,10 @@
 
 #include "lib/interfere.h"
 
+#ifdef LMB_HAVE_JANSSON
+#include <jansson.h>
+#endif
+
 static char root[64];
 
 /* |got - want| <= eps (cmocka of older systems has no assert_double_equal). */
@@ -308,6 +312,52 @@ static void test_real_own_time(void **state)
     assert_true(x.other_share >= 0);
 }
 
+#ifdef LMB_HAVE_JANSSON
+/* The JSON object: keys in the documented order, unknown parts null. */
+static void test_json(void **state)
+{
+    static const char *const order[] = {
+        "wall_s", "cpus", "own_cpu_s", "other_cpu_s", "steal_s", "other_share", "steal_share",
+        "load_before", "load_after", "mhz_min", "mhz_max", "throttle_events", "disturbed",
+    };
+    struct lmb_interference x;
+    json_t *o, *v;
+    const char *key;
+    size_t i = 0;
+
+    (void)state;
+    memset(&x, 0, sizeof x);
+    o = lmb_interference_json(&x);
+    assert_true(json_is_null(o));
+    json_decref(o);
+    x.known = true;
+    x.wall_s = 2;
+    x.cpus = 2;
+    x.other_cpu_s = 1;
+    x.other_share = 0.25;
+    x.load_after[0] = 1.5;
+    x.throttle_events = -1;
+    x.mhz_max = 2000;
+    x.disturbed = true;
+    o = lmb_interference_json(&x);
+    assert_true(json_is_object(o));
+    json_object_foreach(o, key, v) {
+        assert_true(i < sizeof order / sizeof order[0]);
+        assert_string_equal(key, order[i]);
+        i++;
+    }
+    assert_int_equal(i, sizeof order / sizeof order[0]);
+    assert_int_equal(json_integer_value(json_object_get(o, "cpus")), 2);
+    assert_near(json_real_value(json_object_get(o, "other_share")), 0.25, 0);
+    assert_near(json_real_value(json_array_get(json_object_get(o, "load_after"), 0)), 1.5, 0);
+    assert_true(json_is_null(json_object_get(o, "mhz_min")));
+    assert_near(json_real_value(json_object_get(o, "mhz_max")), 2000, 0);
+    assert_true(json_is_null(json_object_get(o, "throttle_events")));
+    assert_true(json_is_true(json_object_get(o, "disturbed")));
+    json_decref(o);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -315,6 +365,9 @@ int main(void)
         cmocka_unit_test(test_threshold_edges),
         cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
         cmocka_unit_test(test_real_own_time),
+#ifdef LMB_HAVE_JANSSON
+        cmocka_unit_test(test_json),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
