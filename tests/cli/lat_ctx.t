@@ -48,6 +48,33 @@ else
     skip "--json: no JSON"
 fi
 
+# The overhead (a loop on the CPU alone, whose smallest sample is subtracted):
+# by default in 0.5 ms intervals, ten times -N of them, so that one can fall
+# between two preemptions on a busy CPU; with ENOUGH (as everywhere in these
+# tests) or --min-time, the intervals and -N the user chose.
+if json_usable; then
+    run_json env -u ENOUGH LMBENCH_SCHED=SINGLE "$CMD" -N 2 --json 2
+    json_checks "$T/json" <<'EOF2'
+default interval: the overhead takes ten times -N samples, the ring -N
+    .results[0].stats.n == 20 and (.results[0].samples | length) == 20
+    and (.results[1].status != "ok" or .results[1].stats.n == 2)
+EOF2
+    run_json env LMBENCH_SCHED=SINGLE "$CMD" -N 2 --json 2
+    json_checks "$T/json" <<'EOF2'
+ENOUGH given: the overhead takes -N samples of that interval
+    .results[0].stats.n == 2
+EOF2
+    run_json env -u ENOUGH LMBENCH_SCHED=SINGLE "$CMD" -N 2 --min-time 0.001 --json 2
+    json_checks "$T/json" <<'EOF2'
+--min-time given: the overhead takes -N samples
+    .results[0].stats.n == 2
+EOF2
+else
+    skip "overhead samples: no JSON"
+    skip "overhead samples with ENOUGH: no JSON"
+    skip "overhead samples with --min-time: no JSON"
+fi
+
 run "$CMD" -N 3 --threads 2 5
 check "--threads 2 5 (a ring of threads): rows or statuses, none negative" rows_or_status "$ERR" "2 5"
 
