@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: MIT
 /* lmbench compare BASE NEW...: every measurement of BASE beside the same
- * measurement (benchmark, case and parameters) of each NEW file, with the ratio,
- * the change, and whether it is larger than both runs' spread:
- *   - both with 6 samples or more: the distribution-free 95% confidence
- *     intervals of the two medians do not overlap;
- *   - both with 2 to 5 samples: the samples do not overlap at all (every sample
- *     of one beyond every sample of the other);
- *   - otherwise (lmbench 3 files carry one value): the spread is unknown.
- * --threshold PCT makes the exit status 1 when some measurement got worse by
- * more than PCT percent and beyond the spread (or with the spread unknown). */
+ * measurement (benchmark, case and parameters) of each NEW file, with the ratio
+ * of medians, its 95% interval and a verdict from the statistics of cmpstat.h
+ * (a hierarchical bootstrap over launches and samples, Benjamini-Hochberg
+ * across the measurements of one comparison, an effect floor). Each file's
+ * context (kernel, THP, governor, ...) is shown first, and where the two
+ * differ compare says so before any verdict. An lmbench 3 raw file is matched
+ * to ours on the parameters it has, its placement (unpinned) stated beside
+ * ours. --threshold PCT makes the exit status 1 when a measurement judged
+ * worse got worse by more than PCT percent. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmpstat.h"
 #include "lib/stats.h"
 #include "results.h"
 #include "suite.h"
@@ -23,23 +25,35 @@
 #include <jansson.h>
 #endif
 
-static const char usage[] = "[--threshold PCT] [--changed] [--only TEXT] [--json] BASE NEW...";
+static const char usage[] = "[--threshold PCT] [--min-effect PCT] [--fdr Q] [--changed] "
+                            "[--only TEXT] [--json] BASE NEW...";
 
 static void help(void)
 {
     printf("Usage: lmbench compare %s\n"
            "Shows each measurement of the results file BASE beside the same measurement\n"
-           "(benchmark, case and parameters) of each NEW file: both values, new/base,\n"
-           "the change in percent, and a verdict: 'better' or 'worse' when the change\n"
-           "is beyond both runs' spread, '~' when it is within it, '?' when a file has\n"
-           "too few samples to tell (lmbench 3 raw files have none), 'not comparable'\n"
-           "when the two hold different quantities (their compat differs: one is\n"
-           "lmbench 3's figure and the other is not).\n"
-           "Spread: with 6 samples or more on each side, the 95%% confidence intervals of\n"
-           "the medians must not overlap; with 2 to 5, the samples must not overlap.\n"
+           "(benchmark, case and parameters) of each NEW file: both values, new/base (the\n"
+           "ratio of the medians of the samples) with its 95%% interval, the change in\n"
+           "percent, and a verdict:\n"
+           "  worse, better   significant after the false-discovery control across all\n"
+           "                  measurements of the comparison, and the change beyond the\n"
+           "                  effect floor\n"
+           "  same            the interval lies within the floor (or the change is\n"
+           "                  significant but smaller than the floor)\n"
+           "  ?               too few samples, a spread unknown (lmbench 3 files have no\n"
+           "                  samples) or an interval too wide to tell; the reason follows\n"
+           "  -               not a performance figure (clock rate, sizes): not judged\n"
+           "  not comparable  the two hold different quantities (their compat differs)\n"
+           "The interval comes from a bootstrap that resamples launches, then samples\n"
+           "within each, and Student's t; the effect floor is --min-effect or, where\n"
+           "larger, the between-launch spread measured in either file. The two files'\n"
+           "contexts (kernel, THP, governor, ...) are shown first, and any difference.\n"
            "\nOptions:\n"
-           "  --threshold PCT   exit 1 when a measurement got worse by more than PCT\n"
-           "                    percent and beyond the spread (or the spread is unknown)\n"
+           "  --threshold PCT   exit 1 when a measurement judged worse got worse by more\n"
+           "                    than PCT percent\n"
+           "  --min-effect PCT  the smallest change called better or worse (default 3)\n"
+           "  --fdr Q           the false-discovery rate across the measurements of one\n"
+           "                    comparison (Benjamini-Hochberg; default 0.05)\n"
            "  --changed         show only the measurements whose verdict is better or worse\n"
            "  --only TEXT       show only measurements whose name contains TEXT\n"
            "                    (e.g. 'bw_mem frd' or 'lat_syscall')\n"
@@ -51,15 +65,19 @@ static void help(void)
            usage);
 }
 
+/* --- which records are the same measurement ----------------------------------- */
+
 /* Parameters that say where or how, not what: the same measurement on another
  * machine may use another vector unit, file or host name; and what a run found
  * or chose for itself (the mappings of the forking process, the faults a pass
- * took, the files lat_fs made per interval, the page sizes a buffer got), which differ from run to run. */
+ * took, the files lat_fs made per interval, the page sizes a buffer got, the
+ * chains par_mem and cache found best, the elements lat_ops timed per
+ * interval), which differ from run to run. */
 static bool identity_param(const char *key)
 {
     static const char *const not_identity[] = {
         "vector", "file", "host", "maps", "faults", "major_faults", "faults_per_page", "files",
-        "huge_percent", "page_bytes",
+        "huge_percent", "page_bytes", "chains", "elements_per_interval",
     };
     for (size_t i = 0; i < sizeof not_identity / sizeof not_identity[0]; i++)
         if (strcmp(key, not_identity[i]) == 0)
@@ -67,6 +85,13 @@ static bool identity_param(const char *key)
     return true;
 }
 
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const struct lmb_rs_param *)a)->key, ((const struct lmb_rs_param *)b)->key);
+}
+
+/* The record's identity: benchmark, case and its identity parameters in the
+ * order of their names (files may write them in another order). */
 static void key_of(const struct lmb_rs_record *r, char *buf, size_t len)
 {
     struct lmb_rs_record copy = *r;
@@ -76,6 +101,7 @@ static void key_of(const struct lmb_rs_record *r, char *buf, size_t len)
     for (size_t i = 0; i < r->nparams && n < 32; i++)
         if (identity_param(r->params[i].key))
             kept[n++] = r->params[i];
+    qsort(kept, n, sizeof kept[0], by_key);
     copy.params = kept;
     copy.nparams = n;
     lmb_rs_describe(&copy, buf, len);
@@ -87,6 +113,13 @@ static bool judged(const struct lmb_rs_record *r)
 {
     return strcmp(r->unit, "us") == 0 || strcmp(r->unit, "ns") == 0 ||
            strcmp(r->unit, "MB/s") == 0;
+}
+
+#ifdef LMB_HAVE_JANSSON
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
 }
 
 /* The 95% CI of the median of r: from the file, else from its samples. */
@@ -106,94 +139,14 @@ static bool median_ci(const struct lmb_rs_record *r, double *lo, double *hi)
     if (s == NULL)
         return false;
     memcpy(s, r->samples, r->nsamples * sizeof *s);
-    for (size_t a = 1; a < r->nsamples; a++)
-        for (size_t b = a; b > 0 && s[b - 1] > s[b]; b--) {
-            double t = s[b];
-            s[b] = s[b - 1];
-            s[b - 1] = t;
-        }
+    qsort(s, r->nsamples, sizeof *s, by_double);
     *lo = s[j - 1];
     *hi = s[k - 1];
     free(s);
     return true;
 }
 
-static void range(const struct lmb_rs_record *r, double *lo, double *hi)
-{
-    *lo = INFINITY;
-    *hi = -INFINITY;
-    for (size_t i = 0; i < r->nsamples; i++) {
-        if (r->samples[i] < *lo)
-            *lo = r->samples[i];
-        if (r->samples[i] > *hi)
-            *hi = r->samples[i];
-    }
-}
-
-/* V_APART: the two records hold different quantities (their compat differs:
- * one is lmbench 3's figure and the other is not, or they differ in different
- * ways), so no ratio is made of them. */
-enum verdict { V_SAME, V_BETTER, V_WORSE, V_UNKNOWN, V_INFO, V_APART };
-
-struct row {
-    const struct lmb_rs_record *b, *n;
-    char name[512];
-    double ratio, change_pct;
-    enum verdict verdict;
-    const char *method;     /* "ci95", "samples", "none" */
-    bool regression;
-};
-
-static void judge(struct row *w)
-{
-    double blo, bhi, nlo, nhi;
-    bool apart, worse_dir;
-
-    if (!lmb_rs_same_quantity(w->b, w->n)) {
-        w->ratio = w->change_pct = NAN;
-        w->verdict = V_APART;
-        w->method = "none";
-        return;
-    }
-    w->ratio = w->n->value / w->b->value;
-    w->change_pct = (w->ratio - 1) * 100;
-    if (!judged(w->b)) {
-        w->verdict = V_INFO;
-        w->method = "none";
-        return;
-    }
-    worse_dir = w->b->higher_better ? w->n->value < w->b->value : w->n->value > w->b->value;
-    if (median_ci(w->b, &blo, &bhi) && median_ci(w->n, &nlo, &nhi)) {
-        w->method = "ci95";
-        apart = nlo > bhi || nhi < blo;
-    } else if (w->b->nsamples >= 2 && w->n->nsamples >= 2) {
-        w->method = "samples";
-        range(w->b, &blo, &bhi);
-        range(w->n, &nlo, &nhi);
-        apart = nlo > bhi || nhi < blo;
-    } else {
-        w->method = "none";
-        w->verdict = V_UNKNOWN;
-        return;
-    }
-    if (!apart || w->n->value == w->b->value)
-        w->verdict = V_SAME;
-    else
-        w->verdict = worse_dir ? V_WORSE : V_BETTER;
-}
-
-static const char *verdict_name(enum verdict v)
-{
-    switch (v) {
-    case V_SAME: return "~";
-    case V_BETTER: return "better";
-    case V_WORSE: return "worse";
-    case V_UNKNOWN: return "?";
-    case V_INFO: return "-";
-    case V_APART: return "not comparable";
-    }
-    return "";
-}
+#endif
 
 /* The last ok record of each identity in f, in file order. */
 static size_t index_records(const struct lmb_rs_file *f, const struct lmb_rs_record ***out,
@@ -231,6 +184,383 @@ static size_t index_records(const struct lmb_rs_file *f, const struct lmb_rs_rec
     return n;
 }
 
+static bool same_str(const char *a, const char *b)
+{
+    return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* How well ours matches the lmbench 3 record raw: -1 not at all (another
+ * benchmark or case, or a parameter raw has with another value or missing
+ * from ours); else higher is better: the same quantity first, then the
+ * placement (raw's own, else same_cpu as see shows, else two_cpus), then the
+ * fewest parameters raw does not have (ours says more of how it measured:
+ * message sizes, files per directory, the pages of a buffer). The placement
+ * (ends) never keeps two records apart: lmbench 3 pinned nothing. */
+static int raw_match(const struct lmb_rs_record *raw, const struct lmb_rs_record *ours)
+{
+    const char *re = lmb_rs_pstr(raw, "ends"), *oe = lmb_rs_pstr(ours, "ends");
+    int score = 0, extra = 0;
+
+    if (strcmp(raw->benchmark, ours->benchmark) != 0 || !same_str(raw->case_name, ours->case_name))
+        return -1;
+    for (size_t i = 0; i < raw->nparams; i++) {
+        const struct lmb_rs_param *p = &raw->params[i], *q;
+        if (!identity_param(p->key) || strcmp(p->key, "ends") == 0)
+            continue;
+        q = lmb_rs_param(ours, p->key);
+        if (q == NULL || (p->type == LMB_RS_STR) != (q->type == LMB_RS_STR))
+            return -1;
+        if (p->type == LMB_RS_STR ? strcmp(p->str, q->str) != 0 : p->num != q->num)
+            return -1;
+    }
+    for (size_t i = 0; i < ours->nparams; i++)
+        if (identity_param(ours->params[i].key) && strcmp(ours->params[i].key, "ends") != 0 &&
+            lmb_rs_param(raw, ours->params[i].key) == NULL)
+            extra++;
+    if (lmb_rs_same_quantity(raw, ours))
+        score += 1000;
+    if (same_str(re, oe))
+        score += 300;
+    else if (oe != NULL && strcmp(oe, "same_cpu") == 0)
+        score += 200;
+    else if (oe != NULL && strcmp(oe, "two_cpus") == 0)
+        score += 100;
+    return score - (extra < 99 ? extra : 99);
+}
+
+/* --- one comparison ------------------------------------------------------------ */
+
+/* V_APART: the two records hold different quantities (their compat differs:
+ * one is lmbench 3's figure and the other is not, or they differ in different
+ * ways), so no ratio is made of them. */
+enum verdict { V_SAME, V_BETTER, V_WORSE, V_UNKNOWN, V_INFO, V_APART, V_COUNT };
+
+struct row {
+    const struct lmb_rs_record *b, *n;
+    char name[512];
+    char placement[160];    /* "" when both were placed alike */
+    double ratio, change_pct;
+    struct lmb_cs_result cs;
+    enum verdict verdict;
+    bool regression;
+};
+
+static const char *verdict_name(enum verdict v)
+{
+    switch (v) {
+    case V_SAME: return "same";
+    case V_BETTER: return "better";
+    case V_WORSE: return "worse";
+    case V_UNKNOWN: return "?";
+    case V_INFO: return "-";
+    case V_APART: return "not comparable";
+    case V_COUNT: break;
+    }
+    return "";
+}
+
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static void placement_note(struct row *w, const struct lmb_rs_file *base,
+                           const struct lmb_rs_file *nf)
+{
+    const char *be = lmb_rs_pstr(w->b, "ends"), *ne = lmb_rs_pstr(w->n, "ends");
+
+    w->placement[0] = '\0';
+    if (same_str(be, ne))
+        return;
+    snprintf(w->placement, sizeof w->placement, "base %s%s, new %s%s",
+             be ? be : "not said", base->format == LMB_RS_RAW3 ? " (lmbench 3)" : "",
+             ne ? ne : "not said", nf->format == LMB_RS_RAW3 ? " (lmbench 3)" : "");
+}
+
+/* Pairs the records of base and nf: rows (malloc'd) and the counts of those
+ * found in one file only. Returns the number of rows, or -1 on out of memory. */
+static long pair_records(const struct lmb_rs_file *base, const struct lmb_rs_file *nf,
+                         struct row **rows_out, size_t *only_base, size_t *only_new)
+{
+    const struct lmb_rs_record **bv, **nv;
+    char (*bk)[512], (*nk)[512];
+    size_t nb = index_records(base, &bv, &bk), nn = index_records(nf, &nv, &nk), nrows = 0;
+    bool raw_b = base->format == LMB_RS_RAW3, raw_n = nf->format == LMB_RS_RAW3;
+    bool by_subset = raw_b != raw_n;
+    bool *taken = calloc(nn ? nn : 1, sizeof *taken);
+    struct row *rows = calloc(nb ? nb : 1, sizeof *rows);
+
+    *only_base = *only_new = 0;
+    if ((nb && (bv == NULL || bk == NULL)) || (nn && (nv == NULL || nk == NULL)) ||
+        taken == NULL || rows == NULL) {
+        free(bv), free(bk), free(nv), free(nk), free(taken), free(rows);
+        return -1;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        size_t j, best = nn;
+        int best_score = -1;
+        for (j = 0; j < nn; j++) {
+            int sc;
+            if (taken[j])
+                continue;
+            if (!by_subset) {
+                if (strcmp(bk[i], nk[j]) == 0) {
+                    best = j;
+                    break;
+                }
+                continue;
+            }
+            sc = raw_b ? raw_match(bv[i], nv[j]) : raw_match(nv[j], bv[i]);
+            if (sc > best_score) {
+                best_score = sc;
+                best = j;
+            }
+        }
+        if (best == nn) {
+            (*only_base)++;
+            continue;
+        }
+        taken[best] = true;
+        rows[nrows].b = bv[i];
+        rows[nrows].n = nv[best];
+        /* The name of ours (the richer one) when one side is lmbench 3's. */
+        snprintf(rows[nrows].name, sizeof rows[nrows].name, "%s", raw_b ? nk[best] : bk[i]);
+        placement_note(&rows[nrows], base, nf);
+        nrows++;
+    }
+    for (size_t j = 0; j < nn; j++)
+        if (!taken[j])
+            (*only_new)++;
+    free(bv), free(bk), free(nv), free(nk), free(taken);
+    *rows_out = rows;
+    return (long)nrows;
+}
+
+static struct lmb_cs_side side_of(const struct lmb_rs_record *r)
+{
+    struct lmb_cs_side s = { .x = r->samples, .n = r->nsamples, .launch_n = r->launch_n,
+                             .nlaunches = r->nlaunches, .value = r->value };
+    return s;
+}
+
+/* The statistics of every row, judged together (one family for the FDR).
+ * Returns -1 on out of memory. */
+static int judge_rows(const struct lmb_cs_opts *co, struct row *rows, size_t n)
+{
+    struct lmb_cs_result *fam = malloc((n ? n : 1) * sizeof *fam);
+    size_t *at = malloc((n ? n : 1) * sizeof *at), m = 0;
+
+    if (fam == NULL || at == NULL) {
+        free(fam);
+        free(at);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct row *w = &rows[i];
+        if (!lmb_rs_same_quantity(w->b, w->n)) {
+            w->ratio = w->change_pct = NAN;
+            w->verdict = V_APART;
+            continue;
+        }
+        if (!judged(w->b)) {
+            w->ratio = w->n->value / w->b->value;
+            w->change_pct = (w->ratio - 1) * 100;
+            w->verdict = V_INFO;
+            continue;
+        }
+        struct lmb_cs_side sb = side_of(w->b), sn = side_of(w->n);
+        lmb_cs_test(co, &sb, &sn, w->b->higher_better, name_hash(w->name), &fam[m]);
+        at[m++] = i;
+    }
+    if (lmb_cs_judge(co, fam, m) != 0) {
+        free(fam);
+        free(at);
+        return -1;
+    }
+    for (size_t k = 0; k < m; k++) {
+        struct row *w = &rows[at[k]];
+        w->cs = fam[k];
+        w->ratio = fam[k].ratio;
+        w->change_pct = (w->ratio - 1) * 100;
+        switch (fam[k].verdict) {
+        case LMB_CS_SAME: w->verdict = V_SAME; break;
+        case LMB_CS_BETTER: w->verdict = V_BETTER; break;
+        case LMB_CS_WORSE: w->verdict = V_WORSE; break;
+        case LMB_CS_UNKNOWN: w->verdict = V_UNKNOWN; break;
+        }
+    }
+    free(fam);
+    free(at);
+    return 0;
+}
+
+/* --- context ------------------------------------------------------------------- */
+
+static const char *const context_keys[] = {
+    "cpu_model", "microcode", "sockets", "cores", "threads", "smt", "governor", "boost", "thp",
+    "thp_defrag", "kernel", "cmdline", "mitigations", "virtualization", "numa_nodes",
+    "memory_bytes",
+};
+#define NCONTEXT (sizeof context_keys / sizeof context_keys[0])
+
+/* A short context line of f: the facts that most often explain a change. */
+static void context_line(const struct lmb_rs_file *f, FILE *out)
+{
+    static const char *const shown[] = { "cpu_model", "threads", "smt", "governor", "boost",
+                                         "thp", "kernel", "virtualization", "numa_nodes" };
+    const char *sep = "";
+
+    if (f->ncontext == 0) {
+        fprintf(out, "      context unknown%s\n",
+                f->format == LMB_RS_RAW3 ? " (an lmbench 3 file)" : " (the file does not say)");
+        return;
+    }
+    fprintf(out, "      context: ");
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+        const char *v = lmb_rs_context(f, shown[i]);
+        if (v == NULL)
+            continue;
+        if (strcmp(shown[i], "cpu_model") == 0)
+            fprintf(out, "%s%.60s", sep, v);
+        else
+            fprintf(out, "%s%s %.40s", sep, shown[i], v);
+        sep = ", ";
+    }
+    fputc('\n', out);
+}
+
+/* Says how the contexts of base and nf differ, before any verdict. */
+static void context_diff(const struct lmb_rs_file *base, const struct lmb_rs_file *nf, FILE *out)
+{
+    const char *sep = "";
+
+    if (base->ncontext == 0 || nf->ncontext == 0) {
+        fprintf(out, "context unknown for %s: whether the two machines and settings match "
+                     "cannot be told\n",
+                base->ncontext == 0 && nf->ncontext == 0 ? "both files"
+                : base->ncontext == 0                     ? "base"
+                                                          : "new");
+        return;
+    }
+    for (size_t i = 0; i < NCONTEXT; i++) {
+        const char *a = lmb_rs_context(base, context_keys[i]);
+        const char *b = lmb_rs_context(nf, context_keys[i]);
+        if (same_str(a, b))
+            continue;
+        fprintf(out, "%s%s %.60s -> %.60s", *sep ? sep : "context differs: ", context_keys[i],
+                a ? a : "unknown", b ? b : "unknown");
+        sep = "; ";
+    }
+    if (*sep)
+        fputc('\n', out);
+    else
+        fprintf(out, "context: the same in both files\n");
+}
+
+#ifdef LMB_HAVE_JANSSON
+static const char *verdict_json(enum verdict v)
+{
+    switch (v) {
+    case V_SAME: return "same";
+    case V_BETTER: return "better";
+    case V_WORSE: return "worse";
+    case V_UNKNOWN: return "unknown";
+    case V_INFO: return "info";
+    case V_APART: return "not_comparable";
+    case V_COUNT: break;
+    }
+    return "";
+}
+
+static const char *method_name(enum lmb_cs_method m)
+{
+    return m == LMB_CS_BOOTSTRAP ? "bootstrap" : m == LMB_CS_MARGIN ? "margin" : "none";
+}
+
+static json_t *context_json(const struct lmb_rs_file *base, const struct lmb_rs_file *nf)
+{
+    json_t *c = json_object(), *d = json_array();
+
+    for (int k = 0; k < 2; k++) {
+        const struct lmb_rs_file *f = k ? nf : base;
+        json_t *o = f->ncontext ? json_object() : json_null();
+        for (size_t i = 0; i < f->ncontext; i++)
+            json_object_set_new(o, f->context[i].key, json_string(f->context[i].value));
+        json_object_set_new(c, k ? "new" : "base", o);
+    }
+    if (base->ncontext && nf->ncontext)
+        for (size_t i = 0; i < NCONTEXT; i++) {
+            const char *a = lmb_rs_context(base, context_keys[i]);
+            const char *b = lmb_rs_context(nf, context_keys[i]);
+            if (!same_str(a, b))
+                json_array_append_new(d, json_pack("{ssss?ss?}", "key", context_keys[i], "base",
+                                                   a, "new", b));
+        }
+    json_object_set_new(c, "differs", base->ncontext && nf->ncontext ? d : json_null());
+    if (!(base->ncontext && nf->ncontext))
+        json_decref(d);
+    return c;
+}
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *row_json(const struct row *w)
+{
+    json_t *m = json_object(), *b = json_object(), *n = json_object();
+    bool stat = w->verdict != V_APART && w->verdict != V_INFO;
+
+    json_object_set_new(m, "measurement", json_string(w->name));
+    json_object_set_new(m, "benchmark", json_string(w->b->benchmark));
+    json_object_set_new(m, "case", w->b->case_name ? json_string(w->b->case_name) : json_null());
+    json_object_set_new(m, "unit", json_string(w->b->unit));
+    json_object_set_new(m, "better", json_string(w->b->higher_better ? "higher" : "lower"));
+    for (int k = 0; k < 2; k++) {
+        const struct lmb_rs_record *r = k ? w->n : w->b;
+        json_t *o = k ? n : b;
+        json_object_set_new(o, "value", json_real(r->value));
+        json_object_set_new(o, "n", json_integer((json_int_t)r->nsamples));
+        json_object_set_new(o, "launches",
+                            json_integer((json_int_t)(r->nsamples == 0 ? 0
+                                                      : r->nlaunches ? r->nlaunches : 1)));
+        double lo, hi;
+        json_object_set_new(o, "ci95", median_ci(r, &lo, &hi) ? json_pack("[ff]", lo, hi)
+                                                              : json_null());
+        json_object_set_new(o, "between_launch_cv",
+                            stat ? num_or_null(k ? w->cs.cv_new : w->cs.cv_base) : json_null());
+        json_object_set_new(o, "compat", json_string(r->compat ? r->compat : "same"));
+        json_object_set_new(o, "ends", lmb_rs_pstr(r, "ends") ? json_string(lmb_rs_pstr(r, "ends"))
+                                                              : json_null());
+    }
+    json_object_set_new(m, "base", b);
+    json_object_set_new(m, "new", n);
+    json_object_set_new(m, "ratio", num_or_null(w->ratio));
+    json_object_set_new(m, "interval", stat && isfinite(w->cs.lo)
+                                           ? json_pack("[ff]", w->cs.lo, w->cs.hi)
+                                           : json_null());
+    json_object_set_new(m, "change_pct", num_or_null(w->change_pct));
+    json_object_set_new(m, "p", stat ? num_or_null(w->cs.p) : json_null());
+    json_object_set_new(m, "q", stat ? num_or_null(w->cs.q) : json_null());
+    json_object_set_new(m, "df", stat ? num_or_null(w->cs.df) : json_null());
+    json_object_set_new(m, "effect_floor_pct", stat ? num_or_null(w->cs.floor * 100) : json_null());
+    json_object_set_new(m, "margin_pct", stat ? num_or_null(w->cs.margin * 100) : json_null());
+    json_object_set_new(m, "verdict", json_string(verdict_json(w->verdict)));
+    json_object_set_new(m, "reason", stat && w->cs.reason ? json_string(w->cs.reason)
+                                                          : json_null());
+    json_object_set_new(m, "spread_test", json_string(stat ? method_name(w->cs.method) : "none"));
+    json_object_set_new(m, "placement", w->placement[0] ? json_string(w->placement) : json_null());
+    json_object_set_new(m, "regression", json_boolean(w->regression));
+    return m;
+}
+#endif
+
+/* --- output -------------------------------------------------------------------- */
+
 static void fmt_value(double v, char *buf, size_t len)
 {
     if (v >= 1e6 || v < 1e-3)
@@ -243,169 +573,177 @@ static void fmt_value(double v, char *buf, size_t len)
         snprintf(buf, len, "%.4f", v);
 }
 
-static const char *describe_file(const struct lmb_rs_file *f)
+static void describe_file(const struct lmb_rs_file *f, char *buf, size_t len)
 {
-    static char buf[600];
-    snprintf(buf, sizeof buf, "%s (%s%s%s)", f->path, f->hostname,
+    snprintf(buf, len, "%s (%s%s%s)", f->path, f->hostname ? f->hostname : "unknown host",
              f->start ? ", " : "", f->start ? f->start : "");
-    return buf;
 }
 
 struct cmp_opts {
     double threshold;       /* < 0: none */
     bool changed, json;
     const char *only;
+    struct lmb_cs_opts cs;
 };
 
+static void print_row(const struct row *w, FILE *out)
+{
+    char bs[32], ns[32], iv[48] = "";
+
+    fmt_value(w->b->value, bs, sizeof bs);
+    fmt_value(w->n->value, ns, sizeof ns);
+    if (w->verdict == V_APART) {
+        fprintf(out, "%-44s %-5s %12s %12s %8s %16s %9s  %s\n", w->name, w->b->unit, bs, ns, "-",
+                "", "-", verdict_name(w->verdict));
+        fprintf(out, "    base: %s\n    new:  %s\n", w->b->compat ? w->b->compat : "same",
+                w->n->compat ? w->n->compat : "same");
+        return;
+    }
+    if (w->verdict != V_INFO && isfinite(w->cs.lo))
+        snprintf(iv, sizeof iv, "[%.3f, %.3f]", w->cs.lo, w->cs.hi);
+    fprintf(out, "%-44s %-5s %12s %12s %8.3f %-16s %+8.1f%%  %s", w->name, w->b->unit, bs, ns,
+            w->ratio, iv, w->change_pct, verdict_name(w->verdict));
+    if (w->verdict == V_UNKNOWN && w->cs.reason)
+        fprintf(out, " (%s)", w->cs.reason);
+    else if ((w->verdict == V_BETTER || w->verdict == V_WORSE) && w->cs.method == LMB_CS_MARGIN)
+        fprintf(out, " (beyond %.0f%%: no spread on one side)", w->cs.margin * 100);
+    fprintf(out, "%s\n", w->regression ? "  REGRESSION" : "");
+    if (w->placement[0])
+        fprintf(out, "    placement: %s\n", w->placement);
+}
+
 /* Compares base with one new file; prints the table (or adds to the JSON) and
- * returns the regressions beyond the threshold. */
+ * returns the regressions beyond the threshold, or -1 on out of memory. */
 static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                        const struct lmb_rs_file *nf, FILE *out, void *jarr)
 {
-    const struct lmb_rs_record **bv, **nv;
-    char (*bk)[512], (*nk)[512];
-    size_t nb = index_records(base, &bv, &bk), nn = index_records(nf, &nv, &nk);
-    size_t shown = 0, counts[6] = { 0 }, only_base = 0, only_new = 0;
+    struct row *rows = NULL;
+    size_t only_base, only_new, shown = 0, counts[V_COUNT] = { 0 }, placed = 0;
+    size_t why_few = 0, why_unknown = 0, why_wide = 0;
+    long nrows = pair_records(base, nf, &rows, &only_base, &only_new);
     int regressions = 0;
+    char desc[700];
 #ifdef LMB_HAVE_JANSSON
     json_t *metrics = jarr ? json_array() : NULL;
 #else
     (void)jarr;
 #endif
 
-    if (!o->json) {
-        fprintf(out, "base: %s\n", describe_file(base));
-        fprintf(out, "new:  %s\n\n", describe_file(nf));
-        fprintf(out, "%-44s %-5s %12s %12s %8s %9s  %s\n", "measurement", "unit", "base", "new",
-                "new/base", "change", "verdict");
+    if (nrows < 0 || judge_rows(&o->cs, rows, (size_t)nrows) != 0) {
+        free(rows);
+        fprintf(stderr, "lmbench compare: out of memory\n");
+        return -1;
     }
-    for (size_t i = 0; i < nb; i++) {
-        struct row w = { .b = bv[i] };
-        size_t j;
-        for (j = 0; j < nn; j++)
-            if (strcmp(bk[i], nk[j]) == 0)
-                break;
-        if (j == nn) {
-            only_base++;
+    if (!o->json) {
+        describe_file(base, desc, sizeof desc);
+        fprintf(out, "base: %s\n", desc);
+        context_line(base, out);
+        describe_file(nf, desc, sizeof desc);
+        fprintf(out, "new:  %s\n", desc);
+        context_line(nf, out);
+        context_diff(base, nf, out);
+        fputc('\n', out);
+        fprintf(out, "%-44s %-5s %12s %12s %8s %-16s %9s  %s\n", "measurement", "unit", "base",
+                "new", "new/base", "[95% interval]", "change", "verdict");
+    }
+    for (long i = 0; i < nrows; i++) {
+        struct row *w = &rows[i];
+        if (o->only && strstr(w->name, o->only) == NULL)
             continue;
+        counts[w->verdict]++;
+        if (w->placement[0])
+            placed++;
+        if (w->verdict == V_UNKNOWN && w->cs.reason) {
+            if (strstr(w->cs.reason, "few"))
+                why_few++;
+            else if (strstr(w->cs.reason, "wide"))
+                why_wide++;
+            else
+                why_unknown++;
         }
-        w.n = nv[j];
-        snprintf(w.name, sizeof w.name, "%s", bk[i]);
-        if (o->only && strstr(w.name, o->only) == NULL)
-            continue;
-        judge(&w);
-        counts[w.verdict]++;
-        if ((w.verdict == V_WORSE || w.verdict == V_UNKNOWN) && o->threshold >= 0 &&
-            fabs(w.change_pct) > o->threshold &&
-            (w.b->higher_better ? w.n->value < w.b->value : w.n->value > w.b->value)) {
-            w.regression = true;
+        if (w->verdict == V_WORSE && o->threshold >= 0 && fabs(w->change_pct) > o->threshold) {
+            w->regression = true;
             regressions++;
         }
-        if (o->changed && w.verdict != V_BETTER && w.verdict != V_WORSE && !w.regression)
+        if (o->changed && w->verdict != V_BETTER && w->verdict != V_WORSE && !w->regression)
             continue;
         shown++;
-        if (!o->json) {
-            char bs[32], ns[32];
-            fmt_value(w.b->value, bs, sizeof bs);
-            fmt_value(w.n->value, ns, sizeof ns);
-            if (w.verdict == V_APART) {
-                fprintf(out, "%-44s %-5s %12s %12s %8s %9s  %s\n", w.name, w.b->unit, bs, ns, "-",
-                        "-", verdict_name(w.verdict));
-                fprintf(out, "    base: %s\n    new:  %s\n", w.b->compat ? w.b->compat : "same",
-                        w.n->compat ? w.n->compat : "same");
-            } else {
-                fprintf(out, "%-44s %-5s %12s %12s %8.3f %+8.1f%%  %s%s\n", w.name, w.b->unit,
-                        bs, ns, w.ratio, w.change_pct, verdict_name(w.verdict),
-                        w.regression ? "  REGRESSION" : "");
-            }
-        }
+        if (!o->json)
+            print_row(w, out);
 #ifdef LMB_HAVE_JANSSON
-        else if (metrics) {
-            double lo, hi;
-            json_t *m = json_object(), *b = json_object(), *n = json_object();
-            json_object_set_new(m, "measurement", json_string(w.name));
-            json_object_set_new(m, "benchmark", json_string(w.b->benchmark));
-            json_object_set_new(m, "case", w.b->case_name ? json_string(w.b->case_name)
-                                                          : json_null());
-            json_object_set_new(m, "unit", json_string(w.b->unit));
-            json_object_set_new(m, "better", json_string(w.b->higher_better ? "higher" : "lower"));
-            json_object_set_new(b, "value", json_real(w.b->value));
-            json_object_set_new(b, "n", json_integer((json_int_t)w.b->nsamples));
-            json_object_set_new(b, "ci95", median_ci(w.b, &lo, &hi) ? json_pack("[ff]", lo, hi)
-                                                                    : json_null());
-            json_object_set_new(n, "value", json_real(w.n->value));
-            json_object_set_new(n, "n", json_integer((json_int_t)w.n->nsamples));
-            json_object_set_new(n, "ci95", median_ci(w.n, &lo, &hi) ? json_pack("[ff]", lo, hi)
-                                                                    : json_null());
-            json_object_set_new(m, "base", b);
-            json_object_set_new(m, "new", n);
-            json_object_set_new(m, "ratio", isfinite(w.ratio) ? json_real(w.ratio) : json_null());
-            json_object_set_new(m, "change_pct",
-                                isfinite(w.change_pct) ? json_real(w.change_pct) : json_null());
-            json_object_set_new(b, "compat", json_string(w.b->compat ? w.b->compat : "same"));
-            json_object_set_new(n, "compat", json_string(w.n->compat ? w.n->compat : "same"));
-            json_object_set_new(m, "verdict", json_string(w.verdict == V_SAME ? "same"
-                                                          : w.verdict == V_BETTER ? "better"
-                                                          : w.verdict == V_WORSE ? "worse"
-                                                          : w.verdict == V_UNKNOWN ? "unknown"
-                                                          : w.verdict == V_APART ? "not_comparable"
-                                                          : "info"));
-            json_object_set_new(m, "spread_test", json_string(w.method));
-            json_object_set_new(m, "regression", json_boolean(w.regression));
-            json_array_append_new(metrics, m);
-        }
+        else if (metrics)
+            json_array_append_new(metrics, row_json(w));
 #endif
-    }
-    for (size_t j = 0; j < nn; j++) {
-        size_t i;
-        for (i = 0; i < nb; i++)
-            if (strcmp(bk[i], nk[j]) == 0)
-                break;
-        if (i == nb)
-            only_new++;
     }
     if (!o->json) {
         if (shown == 0)
             fprintf(out, "(no measurement to show)\n");
-        fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu within the spread, %zu without "
-                     "samples to judge; %zu only in base, %zu only in new\n",
+        fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu same, %zu ?, %zu not judged; "
+                     "%zu only in base, %zu only in new\n",
                 counts[V_SAME] + counts[V_BETTER] + counts[V_WORSE] + counts[V_UNKNOWN] +
                     counts[V_INFO],
-                counts[V_WORSE], counts[V_BETTER], counts[V_SAME], counts[V_UNKNOWN], only_base,
-                only_new);
+                counts[V_WORSE], counts[V_BETTER], counts[V_SAME], counts[V_UNKNOWN],
+                counts[V_INFO], only_base, only_new);
+        if (counts[V_UNKNOWN])
+            fprintf(out, "?: %zu too few samples, %zu spread unknown, %zu interval too wide\n",
+                    why_few, why_unknown, why_wide);
         if (counts[V_APART])
             fprintf(out, "%zu not comparable: the same measurement, different quantities "
                          "(compat)\n", counts[V_APART]);
+        if (placed)
+            fprintf(out, "%zu compared across placements (the placement line under each)\n",
+                    placed);
+        fprintf(out, "verdicts: 95%% intervals of the ratio of medians (bootstrap over launches "
+                     "and samples), false-discovery rate %g, effect floor %g%% or the "
+                     "between-launch spread where larger\n",
+                o->cs.fdr, o->cs.min_effect * 100);
         if (o->threshold >= 0)
             fprintf(out, "regressions beyond %g%%: %d\n", o->threshold, regressions);
     }
 #ifdef LMB_HAVE_JANSSON
     if (metrics) {
         json_t *c = json_object();
-        json_object_set_new(c, "new", json_pack("{ssssso}", "path", nf->path, "host", nf->hostname,
+        json_object_set_new(c, "new", json_pack("{ssss?so}", "path", nf->path, "host", nf->hostname,
                                                 "run_id", nf->run_id ? json_string(nf->run_id)
                                                                      : json_null()));
+        json_object_set_new(c, "context", context_json(base, nf));
         json_object_set_new(c, "metrics", metrics);
         json_object_set_new(c, "only_in_base", json_integer((json_int_t)only_base));
         json_object_set_new(c, "only_in_new", json_integer((json_int_t)only_new));
         json_object_set_new(c, "not_comparable", json_integer((json_int_t)counts[V_APART]));
+        json_object_set_new(c, "counts", json_pack("{sIsIsIsIsI}", "worse",
+                                                   (json_int_t)counts[V_WORSE], "better",
+                                                   (json_int_t)counts[V_BETTER], "same",
+                                                   (json_int_t)counts[V_SAME], "unknown",
+                                                   (json_int_t)counts[V_UNKNOWN], "info",
+                                                   (json_int_t)counts[V_INFO]));
         json_object_set_new(c, "regressions", json_integer(regressions));
         json_array_append_new((json_t *)jarr, c);
     }
 #endif
-    free(bv);
-    free(bk);
-    free(nv);
-    free(nk);
+    free(rows);
     return regressions;
+}
+
+/* A percentage or fraction option: v in [lo, hi]. */
+static int number_opt(const char *v, double lo, double hi, double *out)
+{
+    char *end;
+    double d = strtod(v, &end);
+
+    if (end == v || *end != '\0' || !(d >= lo) || !(d <= hi))
+        return -1;
+    *out = d;
+    return 0;
 }
 
 int lmb_suite_compare(int argc, char **argv)
 {
-    struct cmp_opts o = { .threshold = -1 };
+    struct cmp_opts o = { .threshold = -1, .cs = LMB_CS_DEFAULT_OPTS };
     struct lmb_rs_file *files;
     char **pos, err[600];
     int npos = 0, rc = 0, regressions = 0, r, loaded = 0;
+    bool oom = false;
     const char *v;
 
     pos = calloc((size_t)argc + 1, sizeof *pos);
@@ -419,16 +757,32 @@ int lmb_suite_compare(int argc, char **argv)
             return lmb_verb_check_output("compare", stdout, "the help");
         }
         if ((r = lmb_long_opt(argc, argv, &i, "--threshold", &v)) != 0) {
-            char *end;
-            if (r < 0) {
+            if (r < 0 || number_opt(v, 0, 1e6, &o.threshold) != 0) {
                 free(pos);
-                return lmb_verb_usage_error("compare", usage, "--threshold needs a percentage");
-            }
-            o.threshold = strtod(v, &end);
-            if (end == v || *end != '\0' || !(o.threshold >= 0) || o.threshold > 1e6) {
-                free(pos);
+                if (r < 0)
+                    return lmb_verb_usage_error("compare", usage, "--threshold needs a percentage");
                 return lmb_verb_usage_error("compare", usage,
                                             "--threshold: expected a percentage >= 0, got '%s'",
+                                            lmb_quote_arg(v));
+            }
+        } else if ((r = lmb_long_opt(argc, argv, &i, "--min-effect", &v)) != 0) {
+            double pct;
+            if (r < 0 || number_opt(v, 0, 1000, &pct) != 0) {
+                free(pos);
+                if (r < 0)
+                    return lmb_verb_usage_error("compare", usage, "--min-effect needs a percentage");
+                return lmb_verb_usage_error("compare", usage,
+                                            "--min-effect: expected a percentage from 0 to 1000, "
+                                            "got '%s'", lmb_quote_arg(v));
+            }
+            o.cs.min_effect = pct / 100;
+        } else if ((r = lmb_long_opt(argc, argv, &i, "--fdr", &v)) != 0) {
+            if (r < 0 || number_opt(v, 1e-9, 1, &o.cs.fdr) != 0 || o.cs.fdr >= 1) {
+                free(pos);
+                if (r < 0)
+                    return lmb_verb_usage_error("compare", usage, "--fdr needs a rate");
+                return lmb_verb_usage_error("compare", usage,
+                                            "--fdr: expected a rate between 0 and 1, got '%s'",
                                             lmb_quote_arg(v));
             }
         } else if ((r = lmb_long_opt(argc, argv, &i, "--only", &v)) != 0) {
@@ -485,32 +839,42 @@ int lmb_suite_compare(int argc, char **argv)
         doc = json_object();
         arr = json_array();
         json_object_set_new(doc, "schema", json_string("lmbench-compare"));
-        json_object_set_new(doc, "schema_version", json_integer(1));
-        json_object_set_new(doc, "base", json_pack("{ssssso}", "path", files[0].path, "host",
+        json_object_set_new(doc, "schema_version", json_integer(2));
+        json_object_set_new(doc, "base", json_pack("{ssss?so}", "path", files[0].path, "host",
                                                    files[0].hostname, "run_id",
                                                    files[0].run_id ? json_string(files[0].run_id)
                                                                    : json_null()));
         json_object_set_new(doc, "threshold_pct", o.threshold >= 0 ? json_real(o.threshold)
                                                                    : json_null());
+        json_object_set_new(doc, "min_effect_pct", json_real(o.cs.min_effect * 100));
+        json_object_set_new(doc, "fdr", json_real(o.cs.fdr));
+        json_object_set_new(doc, "resamples", json_integer(o.cs.resamples));
     }
 #else
     void *arr = NULL;
 #endif
-    for (int i = 1; i < npos; i++) {
+    for (int i = 1; i < npos && !oom; i++) {
+        int got;
         if (i > 1 && !o.json)
             fputc('\n', stdout);
-        regressions += compare_one(&o, &files[0], &files[i], stdout, arr);
+        got = compare_one(&o, &files[0], &files[i], stdout, arr);
+        if (got < 0)
+            oom = true;
+        else
+            regressions += got;
     }
 #ifdef LMB_HAVE_JANSSON
     if (doc) {
         json_object_set_new(doc, "comparisons", arr);
         json_object_set_new(doc, "regressions", json_integer(regressions));
-        json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-        fputc('\n', stdout);
+        if (!oom) {
+            json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+            fputc('\n', stdout);
+        }
         json_decref(doc);
     }
 #endif
-    if (lmb_verb_check_output("compare", stdout, "the comparison") != 0)
+    if (lmb_verb_check_output("compare", stdout, "the comparison") != 0 || oom)
         rc = 1;
     else if (o.threshold >= 0 && regressions > 0) {
         fprintf(stderr, "lmbench compare: %d regression%s beyond %g%%\n", regressions,

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # lmbench compare: crafted results files where a real regression fails the
-# threshold and noise does not; bandwidths, few samples, lmbench 3 files
-# without samples, --json, bad input.
+# threshold and noise does not; the interval beside the ratio, bandwidths, few
+# samples, launches, lmbench 3 files without samples (matched across
+# placements, judged by a margin), contexts that differ, --json, bad input.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-suite.sh"
 
@@ -12,6 +13,11 @@ verb_usage_error compare "$RAW3"
 verb_usage_error compare --threshold abc "$RAW3" "$RAW3"
 verb_usage_error compare --threshold -5 "$RAW3" "$RAW3"
 verb_usage_error compare --threshold
+verb_usage_error compare --min-effect abc "$RAW3" "$RAW3"
+verb_usage_error compare --min-effect -1 "$RAW3" "$RAW3"
+verb_usage_error compare --fdr 0 "$RAW3" "$RAW3"
+verb_usage_error compare --fdr 1.5 "$RAW3" "$RAW3"
+verb_usage_error compare --fdr
 
 if ! json_usable; then
     skip "compare on JSON files: jq missing or built without jansson"
@@ -19,24 +25,45 @@ if ! json_usable; then
 fi
 
 # doc FILE RECORD...: a results document with these records; a record is
-# "benchmark|case|params-json|unit|better|s1 s2 s3 ..." (value: the median).
+# "benchmark|case|params-json|unit|better|s1 s2 s3 ..." (value: the median);
+# samples "a b; c d; e f" are three launches. DOC_CONTEXT, when set, is the
+# host's context object.
 doc() {
     _f=$1
     shift
     {
         printf '{"schema":"lmbench-results","schema_version":1,"tool":{"name":"lmbench"},'
         printf '"run":{"id":"test","config":{"parallel":1}},"host":{"hostname":"testhost",'
-        printf '"uname":{"sysname":"Linux","release":"6.1","version":"#1","machine":"x86_64"}},'
-        printf '"results":['
+        printf '"uname":{"sysname":"Linux","release":"6.1","version":"#1","machine":"x86_64"}'
+        [ -n "${DOC_CONTEXT:-}" ] && printf ',"context":%s' "$DOC_CONTEXT"
+        printf '},"results":['
         _sep=
         for _r in "$@"; do
             IFS='|' read -r _b _c _p _u _bt _s <<EOR
 $_r
 EOR
-            _arr=$(printf '%s\n' $_s | paste -sd, -)
-            _med=$(printf '%s\n' $_s | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
-            printf '%s{"benchmark":"%s","case":%s,"params":%s,"unit":"%s","better":"%s","status":"ok","value":%s,"samples":[%s]}' \
-                "$_sep" "$_b" "$_c" "$_p" "$_u" "$_bt" "$_med" "$_arr"
+            _all=$(printf '%s' "$_s" | tr ';' ' ')
+            _arr=$(printf '%s\n' $_all | paste -sd, -)
+            _med=$(printf '%s\n' $_all | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
+            _l=
+            case $_s in
+            *';'*)
+                _l=',"launches":['
+                _i=0
+                _ls=
+                _rest="$_s;"
+                while [ -n "$_rest" ]; do
+                    _one=${_rest%%;*}
+                    _rest=${_rest#*;}
+                    _i=$((_i + 1))
+                    _l="$_l$_ls{\"launch\":$_i,\"status\":\"ok\",\"reason\":null,\"samples\":[$(printf '%s\n' $_one | paste -sd, -)],\"stats\":null}"
+                    _ls=,
+                done
+                _l="$_l]"
+                ;;
+            esac
+            printf '%s{"benchmark":"%s","case":%s,"params":%s,"unit":"%s","better":"%s","status":"ok","value":%s,"samples":[%s]%s}' \
+                "$_sep" "$_b" "$_c" "$_p" "$_u" "$_bt" "$_med" "$_arr" "$_l"
             _sep=,
         done
         printf ']}\n'
@@ -61,10 +88,13 @@ doc "$T/lowbw.json" "$BASE_SYS" "$LOW_BW"
 
 run "$LMBENCH" compare --threshold 0.5 "$T/base.json" "$T/noise.json"
 is "$RC" 0 "noise (1% apart, overlapping intervals) with --threshold 0.5: exit status 0"
-like "$OUT" '^lat_syscall null +us +1\.0000 +1\.0100 +1\.010 +\+1\.0%  ~$' \
-    "noise: lat_syscall null side by side, ratio, change, '~'"
-like "$OUT" '^bw_mem frd size_bytes=65536 +MB/s .*  ~$' "noise: a noisy bandwidth is '~'"
-like "$OUT" '^1 compared|^2 compared' "noise: a count of the measurements compared"
+like "$OUT" '^lat_syscall null +us +1\.0000 +1\.0100 +1\.010 \[0\.9[0-9]*, 1\.0[0-9]*\] +\+1\.0%  same$' \
+    "noise: lat_syscall null side by side, ratio, its interval, change, 'same'"
+like "$OUT" '^bw_mem frd size_bytes=65536 +MB/s .*  (same|\? \(interval too wide to tell\))$' \
+    "noise: a noisy bandwidth is 'same' or '?', not a change"
+like "$OUT" '^2 compared: 0 worse, 0 better' "noise: a count of the measurements compared"
+like "$OUT" '^context unknown for both files' "files without a context: said"
+like "$OUT" '^verdicts: .*false-discovery rate 0\.05, effect floor 3%' "the statistics' settings are said"
 like "$OUT" '1 only in base, 1 only in new' "noise: measurements in one file only are counted"
 like "$OUT" '^regressions beyond 0\.5%: 0$' "noise: no regression"
 
@@ -72,7 +102,7 @@ like "$OUT" '^regressions beyond 0\.5%: 0$' "noise: no regression"
 
 run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/slow.json"
 is "$RC" 1 "a 20% slower null call with --threshold 5: exit status 1"
-like "$OUT" '^lat_syscall null +us +1\.0000 +1\.2000 +1\.200 +\+20\.0%  worse  REGRESSION$' \
+like "$OUT" '^lat_syscall null +us +1\.0000 +1\.2000 +1\.200 \[1\.1[0-9]*, 1\.2[0-9]*\] +\+20\.0%  worse  REGRESSION$' \
     "regression: marked worse and REGRESSION"
 like "$ERR" '^lmbench compare: 1 regression beyond 5%$' "regression: said on stderr"
 run "$LMBENCH" compare --threshold 25 "$T/base.json" "$T/slow.json"
@@ -88,13 +118,19 @@ like "$OUT" '^lat_syscall null .* -20\.0%  better$' "faster: marked better"
 # Bandwidth: lower is worse; the vector unit does not make it another measurement.
 run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/lowbw.json"
 is "$RC" 1 "a 17% lower bandwidth with --threshold 5: exit status 1"
-like "$OUT" '^bw_mem frd size_bytes=65536 +MB/s +30000\.0 +25000\.0 +0\.833 +-16\.7%  worse  REGRESSION$' \
+like "$OUT" '^bw_mem frd size_bytes=65536 +MB/s +30000\.0 +25000\.0 +0\.833 \[0\.8[0-9]*, 0\.8[0-9]*\] +-16\.7%  worse  REGRESSION$' \
     "bandwidth: lower is worse (matched across vector units)"
 
 # Several new files.
 run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/noise.json" "$T/slow.json"
 is "$RC" 1 "base against noise and a regression: exit status 1"
 is "$(printf '%s\n' "$OUT" | grep -c '^base: ')" 2 "two comparisons, one block each"
+
+# --threshold counts only what the statistics judged worse: a 20% slower figure
+# whose floor (--min-effect 25) it does not pass is no regression.
+run "$LMBENCH" compare --threshold 5 --min-effect 25 "$T/base.json" "$T/slow.json"
+is "$RC" 0 "20% slower, below --min-effect 25: exit status 0 with --threshold 5"
+like "$OUT" '^lat_syscall null .*  same$' "... 'same': a change, not beyond the floor"
 
 # --- few samples, no samples ---------------------------------------------------------------
 
@@ -105,14 +141,19 @@ run "$LMBENCH" compare --threshold 5 "$T/few1.json" "$T/few2.json"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$OUT" | grep -q '^lat_pipe ends=same_cpu .*worse  REGRESSION$'; echo $?) \
     "3 samples each, apart: worse and a regression"
 run "$LMBENCH" compare --threshold 5 "$T/few1.json" "$T/few3.json"
-ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q '^lat_pipe ends=same_cpu .*  ~$'; echo $?) \
-    "3 samples each, overlapping: '~', no regression"
+ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -Eq '^lat_pipe ends=same_cpu .*  (same|\? \(interval too wide to tell\))$'; echo $?) \
+    "3 samples each, overlapping: not a change, no regression"
+doc "$T/two.json" 'lat_pipe|null|{"ends":"same_cpu"}|us|lower|6.0 6.1'
+run "$LMBENCH" compare --threshold 5 "$T/few1.json" "$T/two.json"
+ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q '^lat_pipe ends=same_cpu .*  ? (too few samples)$'; echo $?) \
+    "2 samples on a side: '?' (too few samples), no regression"
 
 awk '/^Simple syscall: / { $3 = $3 * 2 } { print }' "$RAW3" >"$T/raw.1"
 run "$LMBENCH" compare --threshold 10 "$RAW3" "$T/raw.1"
-is "$RC" 1 "lmbench 3 files (no samples), null call doubled, --threshold 10: exit 1"
-like "$OUT" '^lat_syscall null +us +0\.0524 +0\.1048 +2\.000 +\+100\.0%  \?  REGRESSION$' \
-    "no samples: '?' and a regression by the threshold alone"
+is "$RC" 0 "lmbench 3 files (no samples), null call doubled, --threshold 10: exit 0 (not judged worse)"
+like "$OUT" '^lat_syscall null +us +0\.0524 +0\.1048 +2\.000 +\+100\.0%  \? \(spread unknown: neither side has samples\)$' \
+    "no samples: '?' with the reason, no regression"
+like "$OUT" '^      context unknown \(an lmbench 3 file\)$' "an lmbench 3 file: context unknown"
 like "$OUT" '^mhz +MHz .*  -$' "mhz is shown but not judged"
 
 # --- filters and JSON ---------------------------------------------------------------------
@@ -128,9 +169,11 @@ run_json "$LMBENCH" compare --json --threshold 5 "$T/base.json" "$T/slow.json"
 is "$RC" 1 "--json with a regression: exit status 1"
 json_checks "$T/json" <<'EOF2'
 --json: schema lmbench-compare 1, the threshold, one regression
-    .schema == "lmbench-compare" and .schema_version == 1 and .threshold_pct == 5 and .regressions == 1
---json: the null call: values, ratio, verdict, the test used, the intervals
-    .comparisons[0].metrics[] | select(.benchmark == "lat_syscall") | .base.value == 1 and .new.value == 1.2 and (.ratio * 1000 | round) == 1200 and .verdict == "worse" and .regression and .spread_test == "ci95" and .base.ci95 == [0.99, 1.01] and .new.n == 11
+    .schema == "lmbench-compare" and .schema_version == 2 and .threshold_pct == 5 and .regressions == 1 and .min_effect_pct == 3 and .fdr == 0.05
+--json: the null call: values, ratio and its interval, p, q, floor, verdict, the test used
+    .comparisons[0].metrics[] | select(.benchmark == "lat_syscall") | .base.value == 1 and .new.value == 1.2 and (.ratio * 1000 | round) == 1200 and .interval[0] < 1.2 and .interval[1] > 1.2 and .p < 0.001 and .q >= .p and .effect_floor_pct == 3 and .reason == null and .verdict == "worse" and .regression and .spread_test == "bootstrap" and .base.ci95 == [0.99, 1.01] and .new.n == 11 and .base.launches == 1
+--json: counts and contexts of the comparison
+    .comparisons[0].counts.worse == 1 and .comparisons[0].context.base == null and .comparisons[0].context.differs == null
 EOF2
 
 # --- what a run found for itself is not part of the measurement's name ----------------
@@ -140,9 +183,9 @@ doc "$T/pf2.json" 'lat_pagefault|null|{"file":"/b/f","pages":2048,"faults":2051,
 doc "$T/fs1.json" 'lat_fs|"create"|{"size_bytes":0,"files":3000,"files_per_dir":100}|us|lower|9 9 9 9 9 9'
 doc "$T/fs2.json" 'lat_fs|"create"|{"size_bytes":0,"files":4100,"files_per_dir":100}|us|lower|9 9 9 9 9 9'
 run "$LMBENCH" compare "$T/pf1.json" "$T/pf2.json"
-like "$OUT" '^lat_pagefault pages=2048 +us .*  ~$' "lat_pagefault: matched across runs whose fault counts differ"
+like "$OUT" '^lat_pagefault pages=2048 +us .*  same$' "lat_pagefault: matched across runs whose fault counts differ"
 run "$LMBENCH" compare "$T/fs1.json" "$T/fs2.json"
-like "$OUT" '^lat_fs create files_per_dir=100 size_bytes=0 +us .*  ~$|^lat_fs create size_bytes=0 files_per_dir=100 +us .*  ~$' \
+like "$OUT" '^lat_fs create files_per_dir=100 size_bytes=0 +us .*  same$' \
     "lat_fs: matched across runs that made different numbers of files"
 
 # --- different quantities (compat) are never put in one ratio ---------------------------
@@ -155,12 +198,88 @@ like "$OUT" '^lat_syscall null +us +1\.0000 +1\.2000 +- +-  not comparable$' \
     "compat differs: both values, no ratio, 'not comparable'"
 like "$OUT" '^    new:  differs: a test quantity$' "compat differs: each side's compat is named"
 like "$OUT" '^1 not comparable' "compat differs: counted"
-like "$OUT" '^bw_mem frd size_bytes=65536 .*  ~$' "compat differs: the other rows are compared"
+like "$OUT" '^bw_mem frd size_bytes=65536 .*  (same|\? .*)$' "compat differs: the other rows are compared"
 run_json "$LMBENCH" compare --json "$T/base.json" "$T/compat.json"
 json_checks "$T/json" <<'EOF2'
 --json: a not comparable row has no ratio and names both compats
     .comparisons[0].not_comparable == 1 and (.comparisons[0].metrics[] | select(.benchmark == "lat_syscall") | .verdict == "not_comparable" and .ratio == null and .base.compat == "same" and .new.compat == "differs: a test quantity")
 EOF2
+
+# --- launches: the spread between launches sets the floor and the interval --------------
+
+# Three launches whose medians differ by ~10% (1.0, 1.1, 1.2) against three of
+# the same spread shifted 5%: tight within each launch, but the launches say
+# that 5% is noise.
+doc "$T/l1.json" 'lat_proc|"fork"|{}|us|lower|1.00 1.01 0.99 1.00 1.01;1.10 1.11 1.09 1.10 1.11;1.20 1.21 1.19 1.20 1.21'
+doc "$T/l2.json" 'lat_proc|"fork"|{}|us|lower|1.05 1.06 1.04 1.05 1.06;1.155 1.165 1.145 1.155 1.16;1.26 1.27 1.25 1.26 1.27'
+doc "$T/l3.json" 'lat_proc|"fork"|{}|us|lower|1.00 1.01 0.99 1.00 1.01 1.10 1.11 1.09 1.10 1.11 1.20 1.21 1.19 1.20 1.21'
+doc "$T/l4.json" 'lat_proc|"fork"|{}|us|lower|1.05 1.06 1.04 1.05 1.06 1.155 1.165 1.145 1.155 1.16 1.26 1.27 1.25 1.26 1.27'
+run_json "$LMBENCH" compare --json "$T/l1.json" "$T/l2.json"
+json_checks "$T/json" <<'EOF2'
+--json: three launches each: counted, their CV is the floor, a 5% shift is not a change
+    .comparisons[0].metrics[0] | .base.launches == 3 and .new.launches == 3 and (.base.between_launch_cv * 100 | round) == 9 and (.effect_floor_pct | round) == 9 and .verdict != "worse" and .df < 10
+EOF2
+run "$LMBENCH" compare "$T/l1.json" "$T/l2.json"
+like "$OUT" '^lat_proc fork +us +1\.1000 +1\.1550 +1\.050 \[0\.[5-8][0-9]*, 1\.[3-9][0-9]*\] +\+5\.0%  \? \(interval too wide to tell\)$' \
+    "three launches: the interval is as wide as the launches scatter"
+run "$LMBENCH" compare "$T/l3.json" "$T/l4.json"
+like "$OUT" '^lat_proc fork +us .* 1\.050 \[0\.9[0-9]*, 1\.1[0-9]*\] ' \
+    "the same samples read as one launch: a narrower interval (samples alone)"
+
+# --- contexts ---------------------------------------------------------------------------
+
+DOC_CONTEXT='{"cpu_model":"Test CPU","kernel":"6.1.0-18","thp":"always","governor":"performance","smt":"on"}' \
+    doc "$T/ctx1.json" "$BASE_SYS"
+DOC_CONTEXT='{"cpu_model":"Test CPU","kernel":"6.5.0","thp":"madvise","governor":"performance","smt":"on"}' \
+    doc "$T/ctx2.json" "$SLOW_SYS"
+run "$LMBENCH" compare "$T/ctx1.json" "$T/ctx2.json"
+like "$OUT" '^context differs: thp always -> madvise; kernel 6\.1\.0-18 -> 6\.5\.0$' \
+    "contexts that differ: said, key by key"
+like "$OUT" '^      context: Test CPU, smt on, governor performance, thp always, kernel 6\.1\.0-18$' \
+    "a short context line for each file"
+ok $(printf '%s\n' "$OUT" | awk '/^context differs/ { c = NR } /^lat_syscall null/ { v = NR } END { exit !(c && v && c < v) }'; echo $?) \
+    "the context difference comes before any verdict"
+run "$LMBENCH" compare "$T/ctx1.json" "$T/ctx1.json"
+like "$OUT" '^context: the same in both files$' "the same context: said"
+run "$LMBENCH" compare "$T/ctx1.json" "$T/base.json"
+like "$OUT" '^context unknown for new' "a file without context: said"
+run_json "$LMBENCH" compare --json "$T/ctx1.json" "$T/ctx2.json"
+json_checks "$T/json" <<'EOF2'
+--json: the contexts and what differs
+    .comparisons[0].context | .base.kernel == "6.1.0-18" and .new.thp == "madvise" and ([.differs[].key] == ["thp", "kernel"]) and .differs[1].new == "6.5.0"
+EOF2
+
+# --- lmbench 3 files beside ours ----------------------------------------------------------
+
+# Ours: lat_pipe on one CPU and on two, in three launches, with the parameters
+# ours writes and lmbench 3's lines do not (message size).
+doc "$T/ours.json" \
+    'lat_pipe|null|{"ends":"same_cpu","msg_bytes":1}|us|lower|21.0 21.1 20.9;21.5 21.4 21.6;20.8 20.9 21.0' \
+    'lat_pipe|null|{"ends":"two_cpus","msg_bytes":1}|us|lower|40 41 39;42 41 40;40 39 41' \
+    'lat_syscall|"null"|{}|us|lower|0.0530 0.0531 0.0529;0.0532 0.0533 0.0531;0.0528 0.0529 0.0530' \
+    'lat_proc|"fork"|{}|us|lower|200 201 199;204 205 203;198 199 200'
+run "$LMBENCH" compare "$RAW3" "$T/ours.json"
+like "$OUT" '^lat_pipe ends=same_cpu msg_bytes=1 +us +10\.745 +21\.000 +1\.954 +\+95\.4%  worse \(beyond [0-9]+%: no spread on one side\)$' \
+    "lmbench 3's unpinned pipe matched to ours on one CPU; judged by the margin, and said so"
+like "$OUT" '^    placement: base unpinned \(lmbench 3\), new same_cpu$' "the placement difference is stated"
+like "$OUT" '^lat_syscall null +us +0\.0524 +0\.0530 +1\.011 +\+1\.1%  \? \(within the margin' \
+    "a 1% difference against a value without spread: '?' and why"
+like "$OUT" '^lat_proc fork +us +92\.769 +200\.000 +2\.156 .*  worse \(beyond' "fork: worse, beyond the margin"
+like "$OUT" '^3 compared:' "each of ours found in lmbench 3's file is compared"
+like "$OUT" 'only in base, 1 only in new$' "ours on two CPUs has no lmbench 3 counterpart"
+run "$LMBENCH" compare --threshold 5 "$RAW3" "$T/ours.json"
+is "$RC" 1 "--threshold 5 against lmbench 3: the margin verdicts count: exit 1"
+run_json "$LMBENCH" compare --json "$RAW3" "$T/ours.json"
+json_checks "$T/json" <<'EOF2'
+--json: a margin verdict: method, margin, the placement, no p
+    .comparisons[0].metrics[] | select(.benchmark == "lat_pipe") | .spread_test == "margin" and .margin_pct >= 6 and .p == null and .interval == null and .placement == "base unpinned (lmbench 3), new same_cpu" and .base.ends == "unpinned" and .new.ends == "same_cpu"
+EOF2
+# A record of ours that is not lmbench 3's quantity stays apart.
+sed 's/"benchmark":"lat_proc","case":"fork",/&"compat":"differs: a test quantity",/' \
+    "$T/ours.json" >"$T/ours-differs.json"
+run "$LMBENCH" compare "$RAW3" "$T/ours-differs.json"
+like "$OUT" '^lat_proc fork +us +92\.769 +200\.000 +- +-  not comparable$' \
+    "against lmbench 3, a record with compat 'differs' is not comparable"
 
 run "$LMBENCH" compare "$T/base.json" "$T/nosuch.json"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q '^lmbench compare: .*nosuch'; echo $?) \
