@@ -303,4 +303,35 @@ else
     skip "--timeout --json: jq missing or built without jansson"
 fi
 
+# A buffer of 8 MiB or more is measured in 20 ms intervals by default (about
+# ten passes each, over several scheduler slices); a smaller one keeps the
+# harness's default; ENOUGH (as everywhere in these tests) and --min-time win.
+if json_usable; then
+    run_json env -u ENOUGH "$CMD" -N 1 --json 8m frd
+    json_checks "$T/json" <<'EOF'
+8m by default: intervals of 20 ms, said in run.config
+    .run.config.interval_us == 20000 and (.run.config.interval_source | test("8 MiB"))
+EOF
+    run_json env -u ENOUGH "$CMD" -N 1 --json 1m frd
+    json_checks "$T/json" <<'EOF'
+1m by default: the harness's default interval
+    .run.config.interval_us != 20000 and .run.config.interval_source == "default"
+EOF
+    run_json "$CMD" -N 1 --json 8m frd
+    json_checks "$T/json" <<'EOF'
+8m with ENOUGH=1000: its 1 ms intervals
+    .run.config.interval_us == 1000
+EOF
+    run_json env -u ENOUGH "$CMD" -N 1 --min-time 0.002 --json 8m frd
+    json_checks "$T/json" <<'EOF'
+8m with --min-time 0.002: its 2 ms intervals
+    .run.config.interval_us == 2000
+EOF
+else
+    skip "8m default interval: jq missing or built without jansson"
+    skip "1m default interval: jq missing or built without jansson"
+    skip "8m with ENOUGH: jq missing or built without jansson"
+    skip "8m with --min-time: jq missing or built without jansson"
+fi
+
 done_testing
