@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* lmbench see: the summary page of doc/summary.md, one row per results
  * file (our JSON, JSONL, and lmbench 3 raw files side by side), as text in
- * lmbench 3's layout, or the same table as JSON or CSV. */
+ * lmbench 3's layout, or the same table as JSON or CSV: each file's context
+ * above the tables, what is known about the cells (marks, notes) under each
+ * table, and the run's warnings at the end. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +30,17 @@ static void help(void)
            "processor, process, arithmetic, context switch, communication, file system,\n"
            "bandwidth and memory latency figures. FILEs are our JSON (.json, .jsonl) or\n"
            "lmbench 3 raw results files; a DIR is searched for them (one file per run).\n"
-           "Without arguments it reads ./results.\n"
+           "Without arguments it reads ./results. Above the tables: each file's context;\n"
+           "under them: marked cells (? implausible, * not exactly the column's figure),\n"
+           "blank cells, spreads over 5%% and the run's warnings, named.\n"
            "\nOptions:\n"
            "  --percent          each cell as a percentage of the best row's\n"
            "  --json             the same tables as one JSON document\n"
-           "  --csv              the same tables as CSV: file,host,os,table,column,unit,value\n"
-           "  --ends PLACEMENT   for two-ended benchmarks, prefer results whose ends ran\n"
-           "                     same_cpu (default), two_cpus or unpinned\n"
+           "  --csv              the same tables as CSV:\n"
+           "                     file,host,os,table,column,unit,value,mark,note\n"
+           "  --ends PLACEMENT   two-ended benchmarks: show the results whose ends ran\n"
+           "                     same_cpu, two_cpus or unpinned (default: same_cpu where\n"
+           "                     the file has it, else the file's only placement)\n"
            "  -h, --help         show this help\n"
            "\nExit status: 0 ok, 1 a file could not be read or output not written,\n"
            "2 bad usage, 3 nothing to show (every file skipped). See lmbench-see(1).\n", usage);
@@ -46,27 +53,63 @@ struct see {
     bool percent;
 };
 
-/* cells[t][c][row] */
-static double *cells_of(const struct see *S, const struct lmb_sum_table *t, int c)
+/* The cells of one column of a table, one per file, with the values shown
+ * (percentages under --percent). */
+struct column {
+    struct lmb_sum_cellx *x;
+    double *shown;
+};
+
+static int column_of(const struct see *S, const struct lmb_sum_table *t, int c, struct column *k)
 {
-    double *v = malloc((size_t)(S->nfiles ? S->nfiles : 1) * sizeof *v);
+    size_t n = (size_t)(S->nfiles ? S->nfiles : 1);
     double best = NAN;
 
-    if (v == NULL)
-        return NULL;
-    for (int r = 0; r < S->nfiles; r++)
-        v[r] = lmb_sum_cell(&S->opts, &S->files[r], &t->cols[c], NULL, 0);
+    k->x = calloc(n, sizeof *k->x);
+    k->shown = calloc(n, sizeof *k->shown);
+    if (k->x == NULL || k->shown == NULL) {
+        free(k->x);
+        free(k->shown);
+        k->x = NULL;
+        k->shown = NULL;
+        return -1;
+    }
+    for (int r = 0; r < S->nfiles; r++) {
+        lmb_sum_cell_ex(&S->opts, &S->files[r], &t->cols[c], &k->x[r]);
+        k->shown[r] = k->x[r].value;
+    }
     if (!S->percent || !t->percent || t->cols[c].kind != LMB_CELL_NUM)
-        return v;
+        return 0;
+    /* The best row is one shown plainly: a marked cell is no reference. */
+    for (int r = 0; r < S->nfiles; r++) {
+        double v = k->x[r].value;
+        if (v > 0 && !k->x[r].mark && (isnan(best) || (t->higher_better ? v > best : v < best)))
+            best = v;
+    }
     for (int r = 0; r < S->nfiles; r++)
-        if (v[r] > 0 && (isnan(best) || (t->higher_better ? v[r] > best : v[r] < best)))
-            best = v[r];
-    for (int r = 0; r < S->nfiles; r++)
-        v[r] = v[r] > 0 && best > 0 ? 100.0 * v[r] / best : NAN;
-    return v;
+        k->shown[r] = k->x[r].value > 0 && best > 0 ? 100.0 * k->x[r].value / best : NAN;
+    return 0;
 }
 
-/* Whether a table has any figure to show (Mhz alone does not count). */
+static void column_free(struct column *k)
+{
+    free(k->x);
+    free(k->shown);
+}
+
+/* Whether column c of table t repeats a column of an earlier table (2p/0K in
+ * the communication latencies): its notes are said once, under the first. */
+static bool repeated(const struct lmb_sum_table *t, int c)
+{
+    for (const struct lmb_sum_table *u = lmb_sum_tables; u < t; u++)
+        for (int i = 0; i < u->ncols; i++)
+            if (u->cols[i].id == t->cols[c].id)
+                return true;
+    return false;
+}
+
+/* Whether a table has any figure to show, or a blank cell to explain (Mhz
+ * alone does not count). */
 static bool table_has_data(const struct see *S, const struct lmb_sum_table *t)
 {
     if (strcmp(t->key, "basic") == 0)
@@ -74,9 +117,12 @@ static bool table_has_data(const struct see *S, const struct lmb_sum_table *t)
     for (int c = 0; c < t->ncols; c++) {
         if (t->cols[c].kind != LMB_CELL_NUM)
             continue;
-        for (int r = 0; r < S->nfiles; r++)
-            if (!isnan(lmb_sum_cell(&S->opts, &S->files[r], &t->cols[c], NULL, 0)))
+        for (int r = 0; r < S->nfiles; r++) {
+            struct lmb_sum_cellx x;
+            lmb_sum_cell_ex(&S->opts, &S->files[r], &t->cols[c], &x);
+            if (!isnan(x.value) || (x.blank[0] && !repeated(t, c)))
                 return true;
+        }
     }
     return false;
 }
@@ -104,17 +150,287 @@ static void host_cell(const struct see *S, int r, char *buf, size_t len)
     }
 }
 
+/* --- notes ------------------------------------------------------------------------ */
+
+/* A growing text. */
+struct text {
+    char *s;
+    size_t len, cap;
+    bool oom;
+};
+
+static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || t->oom)
+        return;
+    if (t->len + (size_t)n + 1 > t->cap) {
+        size_t cap = (t->len + (size_t)n + 1) * 2;
+        char *s = realloc(t->s, cap);
+        if (s == NULL) {
+            t->oom = true;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
+
+/* What is said of the cells of one row of a table: a line per implausible or
+ * substituted cell, blank cells grouped by their reason, then the disturbed
+ * cells and the cells whose spread is over LMB_SUM_SPREAD_NOTE, each on one
+ * line. Counts go into counts[4]: doubtful, substituted, blank, spread. */
+static void row_notes(const struct see *S, const struct lmb_sum_table *t, struct column *cols,
+                      int r, struct text *out, int counts[4])
+{
+    char host[300];
+    struct text items = { 0 };
+    bool done[LMB_SUM_MAX_COLS] = { false };
+
+    host_cell(S, r, host, sizeof host);
+    for (int c = 0; c < t->ncols; c++) {
+        const struct lmb_sum_cellx *x = &cols[c].x[r];
+        if (repeated(t, c))
+            continue;
+        if (x->doubt[0]) {
+            add(out, "  %s: %s%c: %s\n", host, t->cols[c].label, LMB_SUM_MARK_DOUBT, x->doubt);
+            counts[0]++;
+        }
+        if (x->subst[0]) {
+            add(out, "  %s: %s%c: %s\n", host, t->cols[c].label,
+                x->doubt[0] ? LMB_SUM_MARK_DOUBT : LMB_SUM_MARK_SUBST, x->subst);
+            counts[1]++;
+        }
+    }
+    /* Blank cells, grouped by reason. */
+    for (int c = 0; c < t->ncols; c++) {
+        const struct lmb_sum_cellx *x = &cols[c].x[r];
+        if (done[c] || repeated(t, c) || !isnan(x->value) || !x->blank[0])
+            continue;
+        add(out, "  %s: %s", host, t->cols[c].label);
+        counts[2]++;
+        for (int d = c + 1; d < t->ncols; d++) {
+            const struct lmb_sum_cellx *y = &cols[d].x[r];
+            if (!done[d] && !repeated(t, d) && isnan(y->value) && strcmp(y->blank, x->blank) == 0) {
+                add(out, ", %s", t->cols[d].label);
+                done[d] = true;
+                counts[2]++;
+            }
+        }
+        add(out, ": blank: %s\n", x->blank);
+    }
+    for (int c = 0; c < t->ncols; c++)
+        if (!repeated(t, c) && !isnan(cols[c].x[r].value) && cols[c].x[r].disturbed)
+            add(&items, "%s%s", items.len ? ", " : "", t->cols[c].label);
+    if (items.len)
+        add(out, "  %s: measured in a disturbed step (other work shared the CPUs): %s\n", host,
+            items.s);
+    items.len = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        const struct lmb_sum_cellx *x = &cols[c].x[r];
+        if (repeated(t, c) || isnan(x->value) || !(x->spread > LMB_SUM_SPREAD_NOTE) ||
+            x->spread > LMB_SUM_SPREAD_DOUBT)
+            continue;
+        counts[3]++;
+        if (x->spread_launches)
+            add(&items, "%s%s %.0f%% (%zu launches)", items.len ? ", " : "", t->cols[c].label,
+                x->spread, x->spread_launches);
+        else
+            add(&items, "%s%s %.0f%%", items.len ? ", " : "", t->cols[c].label, x->spread);
+    }
+    if (items.len)
+        add(out, "  %s: spread over %.0f%%: %s\n", host, LMB_SUM_SPREAD_NOTE, items.s);
+    free(items.s);
+}
+
+/* The run's own warnings for file f, one line each, into out (with prefix). */
+static void run_warnings(const struct lmb_rs_file *f, const char *prefix, struct text *out,
+                         const int counts[4])
+{
+    size_t notes = 0, ndist = 0, shown = 0;
+    const char *up = lmb_rs_header(f, "uptime");
+    struct text names = { 0 };
+
+    for (size_t i = 0; i < f->nwarnings; i++) {
+        unsigned line;
+        int at = 0;
+        /* Lines of an lmbench 3 file that the import did not understand. */
+        if (sscanf(f->warnings[i], "line %u: %n", &line, &at) == 1 && at > 0) {
+            notes++;
+            continue;
+        }
+        add(out, "%s%s\n", prefix, f->warnings[i]);
+    }
+    if (up != NULL && strstr(up, "load average:") != NULL && f->cpus_online > 0) {
+        double l = atof(strstr(up, "load average:") + 13);
+        if (l > 0.5 * f->cpus_online)
+            add(out, "%sload average %.2f on %d CPUs when the run started: other work competed "
+                "with the benchmarks\n", prefix, l, f->cpus_online);
+    }
+    for (size_t i = 0; i < f->nsteps; i++) {
+        const struct lmb_rs_step *s = &f->steps[i];
+        if (!s->disturbed)
+            continue;
+        if (++ndist > 4)
+            continue;
+        add(&names, "%s%s", names.len ? ", " : "", s->name ? s->name : "?");
+        if (!isnan(s->other_share) && s->other_share > 0)
+            add(&names, " (others %.0f%%%s)", 100 * s->other_share,
+                s->attempts > 1 ? ", retried" : "");
+        else if (s->attempts > 1)
+            add(&names, " (retried)");
+        shown++;
+    }
+    if (ndist > 0)
+        add(out, "%s%zu of %zu steps disturbed (other work shared their CPUs): %s%s\n", prefix,
+            ndist, f->nsteps, names.s ? names.s : "", ndist > shown ? ", ..." : "");
+    free(names.s);
+    if (counts != NULL && (counts[0] || counts[1] || counts[2] || counts[3])) {
+        add(out, "%scells said under their tables:", prefix);
+        if (counts[0])
+            add(out, " %d implausible (%c),", counts[0], LMB_SUM_MARK_DOUBT);
+        if (counts[1])
+            add(out, " %d not exactly the column's figure (%c),", counts[1], LMB_SUM_MARK_SUBST);
+        if (counts[2])
+            add(out, " %d blank,", counts[2]);
+        if (counts[3])
+            add(out, " %d with a spread over %.0f%%,", counts[3], LMB_SUM_SPREAD_NOTE);
+        if (out->s != NULL && out->len > 0)
+            out->s[--out->len] = '\0';
+        add(out, "\n");
+    }
+    if (notes > 0)
+        add(out, "%s%zu line%s of the file not understood (lmbench import lists them)\n", prefix,
+            notes, notes > 1 ? "s" : "");
+}
+
+/* --- context ---------------------------------------------------------------------- */
+
+static const char *ctx_or(const struct lmb_rs_file *f, const char *key, const char *dflt)
+{
+    const char *v = lmb_rs_context(f, key);
+    return v && *v ? v : dflt;
+}
+
+/* The context of f in a few lines, each starting with the prefix (the first
+ * with first). */
+static void context_lines(const struct see *S, const struct lmb_rs_file *f, const char *first,
+                          const char *prefix, struct text *out)
+{
+    const char *pf = first;
+    char mit[200], mem[64] = "?";
+    bool only = false;
+    const char *place = lmb_sum_placement(&S->opts, f, &only);
+    const char *v;
+
+    if (f->ncontext == 0) {
+        add(out, "%scontext unknown%s", pf, f->format == LMB_RS_RAW3 ? " (an lmbench 3 file)" : "");
+    } else {
+        add(out, "%sCPU %s, microcode %s\n", pf, ctx_or(f, "cpu_model", "?"),
+            ctx_or(f, "microcode", "?"));
+        pf = prefix;
+        add(out, "%s%s socket(s), %s cores, %s threads, SMT %s; governor %s, boost %s\n", pf,
+            ctx_or(f, "sockets", "?"), ctx_or(f, "cores", "?"), ctx_or(f, "threads", "?"),
+            ctx_or(f, "smt", "?"), ctx_or(f, "governor", "?"), ctx_or(f, "boost", "?"));
+        if ((v = lmb_rs_context(f, "memory_bytes")) != NULL)
+            snprintf(mem, sizeof mem, "%.1f GiB", atof(v) / (1024.0 * 1024 * 1024));
+        add(out, "%sTHP %s (defrag %s); NUMA nodes %s; memory %s; virtualization %s\n", pf,
+            ctx_or(f, "thp", "?"), ctx_or(f, "thp_defrag", "?"), ctx_or(f, "numa_nodes", "?"),
+            mem, ctx_or(f, "virtualization", "?"));
+        v = ctx_or(f, "cmdline", "?");
+        add(out, "%skernel %.60s%s; cmdline %.60s%s\n", pf, ctx_or(f, "kernel", "?"),
+            strlen(ctx_or(f, "kernel", "?")) > 60 ? "..." : "", v, strlen(v) > 60 ? "..." : "");
+        lmb_sum_mitigations(lmb_rs_context(f, "mitigations"), mit, sizeof mit);
+        add(out, "%smitigations: %s", pf, mit);
+    }
+    if (place != NULL)
+        add(out, "%s%stwo-ended cells: %s%s", f->ncontext ? "\n" : "; ", f->ncontext ? prefix : "",
+            place, S->opts.ends ? " (--ends)" : only ? " (the file's only placement)" : "");
+    add(out, "\n");
+}
+
+static void print_context(const struct see *S, FILE *out)
+{
+    size_t w = 0;
+
+    for (int r = 0; r < S->nfiles; r++) {
+        char host[300];
+        host_cell(S, r, host, sizeof host);
+        if (strlen(host) > w)
+            w = strlen(host);
+    }
+    if (w > 20)
+        w = 20;
+    fputs("\nContext\n-------\n", out);
+    for (int r = 0; r < S->nfiles; r++) {
+        char host[300], named[310], first[320], prefix[32];
+        struct text t = { 0 };
+        host_cell(S, r, host, sizeof host);
+        snprintf(named, sizeof named, "%s:", host);
+        snprintf(first, sizeof first, "%-*s ", (int)w + 1, named);
+        snprintf(prefix, sizeof prefix, "%*s", (int)w + 2, "");
+        context_lines(S, &S->files[r], first, prefix, &t);
+        if (t.s)
+            fputs(t.s, out);
+        free(t.s);
+    }
+}
+
+/* --- the page ---------------------------------------------------------------------- */
+
+/* A number in a cell of the column's width, with its mark inside the width. */
+static void num_cell(const struct see *S, const struct lmb_sum_table *t,
+                     const struct lmb_sum_col *col, double v, char mark, char *cell, size_t len)
+{
+    int d = col->digits ? col->digits : col->width;
+    size_t n;
+
+    if (mark && d + 1 > col->width)
+        d = col->width - 1;
+    if (S->percent && t->percent && v >= 10 && v < 1e5)
+        snprintf(cell, len, "%.0f", v);   /* whole percents */
+    else
+        lmb_sum_format(v, d, cell, len);
+    n = strlen(cell);
+    if (mark && n > 0 && n + 1 < len) {
+        cell[n] = mark;
+        cell[n + 1] = '\0';
+    }
+}
+
 static void print_text(const struct see *S, FILE *out)
 {
+    int counts[S->nfiles > 0 ? S->nfiles : 1][4];
+    struct text warn = { 0 };
+    bool marks = false;
+
+    memset(counts, 0, sizeof counts);
     fputs("\n                 L M B E N C H  3 . 0   S U M M A R Y\n"
           "                 ------------------------------------\n", out);
     fprintf(out, "\t\t (lmbench %s%s)\n", LMB_VERSION, S->percent ? ", percent of the best" : "");
+    print_context(S, out);
     for (size_t ti = 0; ti < lmb_sum_ntables; ti++) {
         const struct lmb_sum_table *t = &lmb_sum_tables[ti];
-        double *v[LMB_SUM_MAX_COLS] = { 0 };
+        struct column cols[LMB_SUM_MAX_COLS];
+        struct text notes = { 0 };
+        bool ok = true;
 
         if (!table_has_data(S, t))
             continue;
+        for (int c = 0; c < t->ncols; c++)
+            if (column_of(S, t, c, &cols[c]) != 0)
+                ok = false;
         fputc('\n', out);
         fprintf(out, "%s\n", t->title);
         if (t->title2)
@@ -125,9 +441,7 @@ static void print_text(const struct see *S, FILE *out)
         for (int i = 0; i < 3 && t->head[i]; i++)
             fprintf(out, "%s\n", t->head[i]);
         fprintf(out, "%s\n", t->dashes);
-        for (int c = 0; c < t->ncols; c++)
-            v[c] = cells_of(S, t, c);
-        for (int r = 0; r < S->nfiles; r++) {
+        for (int r = 0; r < S->nfiles && ok; r++) {
             const struct lmb_rs_file *f = &S->files[r];
             char line[1024], os[160], cell[96], text[200], host[300];
             size_t o;
@@ -136,6 +450,7 @@ static void print_text(const struct see *S, FILE *out)
             o = (size_t)snprintf(line, sizeof line, "%-9.9s %-13.13s", host, os);
             for (int c = 0; c < t->ncols && o < sizeof line; c++) {
                 const struct lmb_sum_col *col = &t->cols[c];
+                const struct lmb_sum_cellx *x = &cols[c].x[r];
                 switch (col->kind) {
                 case LMB_CELL_DESC:
                     lmb_sum_cell(&S->opts, f, col, text, sizeof text);
@@ -147,18 +462,17 @@ static void print_text(const struct see *S, FILE *out)
                     o += (size_t)snprintf(line + o, sizeof line - o, "  %s", text);
                     break;
                 case LMB_CELL_INT:
-                    if (v[c] && !isnan(v[c][r]))
-                        snprintf(cell, sizeof cell, "%.0f", v[c][r]);
+                    if (!isnan(cols[c].shown[r]))
+                        snprintf(cell, sizeof cell, "%.0f", cols[c].shown[r]);
                     else
                         cell[0] = '\0';
                     o += (size_t)snprintf(line + o, sizeof line - o, " %*s", col->width, cell);
                     break;
                 case LMB_CELL_NUM:
-                    if (S->percent && t->percent && v[c] && v[c][r] >= 10 && v[c][r] < 1e5)
-                        snprintf(cell, sizeof cell, "%.0f", v[c][r]);   /* whole percents */
-                    else
-                        lmb_sum_format(v[c] ? v[c][r] : NAN,
-                                       col->digits ? col->digits : col->width, cell, sizeof cell);
+                    num_cell(S, t, col, cols[c].shown[r], isnan(cols[c].shown[r]) ? 0 : x->mark,
+                             cell, sizeof cell);
+                    if (x->mark && !isnan(cols[c].shown[r]) && !repeated(t, c))
+                        marks = true;
                     o += (size_t)snprintf(line + o, sizeof line - o, " %*s", col->width, cell);
                     break;
                 }
@@ -168,10 +482,28 @@ static void print_text(const struct see *S, FILE *out)
             while (o > 0 && line[o - 1] == ' ')
                 line[--o] = '\0';
             fprintf(out, "%s\n", line);
+            row_notes(S, t, cols, r, &notes, counts[r]);
         }
+        /* Under the table, after a blank line: a reader of lmbench 3's page
+         * stops at the blank line, and finds the table as it was. */
+        if (notes.len)
+            fprintf(out, "\n%s", notes.s);
+        free(notes.s);
         for (int c = 0; c < t->ncols; c++)
-            free(v[c]);
+            column_free(&cols[c]);
     }
+    for (int r = 0; r < S->nfiles; r++) {
+        char host[300], prefix[320];
+        host_cell(S, r, host, sizeof host);
+        snprintf(prefix, sizeof prefix, "%s: ", host);
+        run_warnings(&S->files[r], prefix, &warn, counts[r]);
+    }
+    if (marks)
+        add(&warn, "Marks: %c implausible, %c not exactly the column's figure (another size, "
+            "case or copy); each is said under its table\n", LMB_SUM_MARK_DOUBT, LMB_SUM_MARK_SUBST);
+    if (warn.len)
+        fprintf(out, "\nWarnings\n--------\n%s", warn.s);
+    free(warn.s);
 }
 
 static void csv_field(FILE *out, const char *s)
@@ -189,36 +521,117 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* What is said of a cell, in one text ("" when nothing). */
+static void cell_note(const struct lmb_sum_cellx *x, char *buf, size_t len)
+{
+    size_t o = 0;
+    const char *part[3] = { x->doubt, x->subst, isnan(x->value) ? x->blank : "" };
+    char spread[64] = "";
+
+    buf[0] = '\0';
+    if (!isnan(x->value) && x->spread > LMB_SUM_SPREAD_NOTE && x->spread <= LMB_SUM_SPREAD_DOUBT)
+        snprintf(spread, sizeof spread, "spread %.0f%%%s", x->spread,
+                 x->spread_launches ? " between launches" : "");
+    for (int i = 0; i < 4; i++) {
+        const char *p = i < 3 ? part[i] : spread;
+        if (*p && o < len)
+            o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", p);
+    }
+    if (x->disturbed && !isnan(x->value) && o < len)
+        snprintf(buf + o, len - o, "%sdisturbed step", o ? "; " : "");
+}
+
+static void csv_row(FILE *out, const struct lmb_rs_file *f, const char *table, const char *col,
+                    const char *unit)
+{
+    char os[160];
+
+    lmb_sum_os(f, os, sizeof os);
+    csv_field(out, f->path);
+    fputc(',', out);
+    csv_field(out, f->hostname);
+    fputc(',', out);
+    csv_field(out, os);
+    fprintf(out, ",%s,%s,%s,", table, col, unit);
+}
+
+static const char *const context_keys[] = {
+    "cpu_model", "microcode", "sockets", "cores", "threads", "smt", "governor", "boost",
+    "thp", "thp_defrag", "kernel", "cmdline", "mitigations", "virtualization",
+    "numa_nodes", "memory_bytes",
+};
+#define NCONTEXT_KEYS (sizeof context_keys / sizeof context_keys[0])
+
+/* The run's warnings of file r as separate lines (no prefix). */
+static void warnings_of(const struct see *S, int r, struct text *t)
+{
+    run_warnings(&S->files[r], "", t, NULL);
+}
+
 static void print_csv(const struct see *S, FILE *out)
 {
-    fputs("file,host,os,table,column,unit,value\n", out);
+    fputs("file,host,os,table,column,unit,value,mark,note\n", out);
+    for (int r = 0; r < S->nfiles; r++) {
+        const struct lmb_rs_file *f = &S->files[r];
+        bool only;
+        const char *place = lmb_sum_placement(&S->opts, f, &only);
+        for (size_t k = 0; k < NCONTEXT_KEYS; k++) {
+            const char *v = lmb_rs_context(f, context_keys[k]);
+            if (v == NULL)
+                continue;
+            csv_row(out, f, "context", context_keys[k], "");
+            csv_field(out, v);
+            fputs(",,\n", out);
+        }
+        if (place != NULL) {
+            csv_row(out, f, "context", "placement", "");
+            csv_field(out, place);
+            fputs(",,\n", out);
+        }
+    }
     for (size_t ti = 0; ti < lmb_sum_ntables; ti++) {
         const struct lmb_sum_table *t = &lmb_sum_tables[ti];
         for (int c = 0; c < t->ncols; c++) {
             const struct lmb_sum_col *col = &t->cols[c];
-            double *v = cells_of(S, t, c);
+            struct column k;
+            if (column_of(S, t, c, &k) != 0)
+                continue;
             for (int r = 0; r < S->nfiles; r++) {
                 const struct lmb_rs_file *f = &S->files[r];
-                char os[160], text[200];
+                char text[200], note[800];
                 const char *unit = col->kind == LMB_CELL_NUM
                                        ? (S->percent && t->percent ? "%" : t->unit) : "";
-                lmb_sum_os(f, os, sizeof os);
-                csv_field(out, f->path);
-                fputc(',', out);
-                csv_field(out, f->hostname);
-                fputc(',', out);
-                csv_field(out, os);
-                fprintf(out, ",%s,%s,%s,", t->key, col->key, unit);
+                csv_row(out, f, t->key, col->key, unit);
                 if (col->kind == LMB_CELL_TEXT || col->kind == LMB_CELL_DESC) {
                     lmb_sum_cell(&S->opts, f, col, text, sizeof text);
                     csv_field(out, text);
-                } else if (v && !isnan(v[r])) {
-                    fprintf(out, "%.10g", v[r]);
+                } else if (!isnan(k.shown[r])) {
+                    fprintf(out, "%.10g", k.shown[r]);
                 }
+                fputc(',', out);
+                if (k.x[r].mark && !isnan(k.shown[r]))
+                    fputc(k.x[r].mark, out);
+                fputc(',', out);
+                cell_note(&k.x[r], note, sizeof note);
+                csv_field(out, note);
                 fputc('\n', out);
             }
-            free(v);
+            column_free(&k);
         }
+    }
+    for (int r = 0; r < S->nfiles; r++) {
+        struct text w = { 0 };
+        warnings_of(S, r, &w);
+        for (char *line = w.s, *nl; line && *line; line = nl + 1) {
+            nl = strchr(line, '\n');
+            if (nl == NULL)
+                break;
+            *nl = '\0';
+            csv_row(out, &S->files[r], "warnings", "run", "");
+            csv_field(out, line);
+            fputs(",,\n", out);
+        }
+        free(w.s);
     }
 }
 
@@ -233,6 +646,42 @@ static const char *format_name(enum lmb_rs_format f)
     return "?";
 }
 
+static json_t *json_context(const struct lmb_rs_file *f)
+{
+    json_t *o;
+
+    if (f->ncontext == 0)
+        return json_null();
+    o = json_object();
+    for (size_t k = 0; k < NCONTEXT_KEYS; k++) {
+        const char *v = lmb_rs_context(f, context_keys[k]);
+        json_object_set_new(o, context_keys[k], v ? json_string(v) : json_null());
+    }
+    return o;
+}
+
+static json_t *json_warnings(const struct see *S, int r)
+{
+    json_t *a = json_array();
+    struct text w = { 0 };
+
+    warnings_of(S, r, &w);
+    for (char *line = w.s, *nl; line && *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (nl == NULL)
+            break;
+        *nl = '\0';
+        json_array_append_new(a, json_string(line));
+    }
+    free(w.s);
+    return a;
+}
+
+static void json_note(json_t *notes, const char *col, const char *kind, const char *text)
+{
+    json_array_append_new(notes, json_pack("{ssssss}", "column", col, "kind", kind, "text", text));
+}
+
 static int print_json(const struct see *S, FILE *out)
 {
     json_t *doc = json_object(), *files = json_array(), *tables = json_array();
@@ -243,20 +692,26 @@ static int print_json(const struct see *S, FILE *out)
     json_object_set_new(doc, "percent", json_boolean(S->percent));
     for (int r = 0; r < S->nfiles; r++) {
         const struct lmb_rs_file *f = &S->files[r];
+        const char *place = lmb_sum_placement(&S->opts, f, NULL);
         char os[160], plat[160];
         lmb_sum_os(f, os, sizeof os);
         lmb_sum_platform(f, plat, sizeof plat);
-        json_array_append_new(files, json_pack("{sssssssssoss}", "path", f->path, "host",
+        json_array_append_new(files, json_pack("{sssssssssosssososo}", "path", f->path, "host",
                                                f->hostname, "os", os, "platform", plat,
                                                "run_id",
                                                f->run_id ? json_string(f->run_id) : json_null(),
-                                               "format", format_name(f->format)));
+                                               "format", format_name(f->format),
+                                               "context", json_context(f),
+                                               "placement",
+                                               place ? json_string(place) : json_null(),
+                                               "warnings", json_warnings(S, r)));
     }
     json_object_set_new(doc, "files", files);
     for (size_t ti = 0; ti < lmb_sum_ntables; ti++) {
         const struct lmb_sum_table *t = &lmb_sum_tables[ti];
         json_t *jt = json_object(), *cols = json_array(), *rows = json_array();
-        double *v[LMB_SUM_MAX_COLS] = { 0 };
+        struct column k[LMB_SUM_MAX_COLS];
+        bool ok = true;
         json_object_set_new(jt, "key", json_string(t->key));
         json_object_set_new(jt, "title", json_string(t->title));
         json_object_set_new(jt, "unit", json_string(S->percent && t->percent ? "%" : t->unit));
@@ -266,28 +721,53 @@ static int print_json(const struct see *S, FILE *out)
         for (int c = 0; c < t->ncols; c++) {
             json_array_append_new(cols, json_pack("{ssss}", "key", t->cols[c].key, "label",
                                                   t->cols[c].label));
-            v[c] = cells_of(S, t, c);
+            if (column_of(S, t, c, &k[c]) != 0)
+                ok = false;
         }
-        for (int r = 0; r < S->nfiles; r++) {
-            json_t *row = json_object(), *cells = json_object();
+        for (int r = 0; r < S->nfiles && ok; r++) {
+            json_t *row = json_object(), *cells = json_object(), *marks = json_object(),
+                   *notes = json_array(), *spread = json_object();
             json_object_set_new(row, "file", json_integer(r));
             for (int c = 0; c < t->ncols; c++) {
                 const struct lmb_sum_col *col = &t->cols[c];
+                const struct lmb_sum_cellx *x = &k[c].x[r];
                 char text[200];
                 if (col->kind == LMB_CELL_TEXT || col->kind == LMB_CELL_DESC) {
                     lmb_sum_cell(&S->opts, &S->files[r], col, text, sizeof text);
                     json_object_set_new(cells, col->key, json_string(text));
-                } else {
-                    json_object_set_new(cells, col->key,
-                                        v[c] && !isnan(v[c][r]) ? json_real(v[c][r])
-                                                                : json_null());
+                    continue;
+                }
+                json_object_set_new(cells, col->key, !isnan(k[c].shown[r])
+                                                         ? json_real(k[c].shown[r]) : json_null());
+                if (x->mark && !isnan(k[c].shown[r])) {
+                    char m[2] = { x->mark, '\0' };
+                    json_object_set_new(marks, col->key, json_string(m));
+                }
+                if (!isnan(x->spread))
+                    json_object_set_new(spread, col->key, json_real(x->spread));
+                if (x->doubt[0])
+                    json_note(notes, col->key, "implausible", x->doubt);
+                if (x->subst[0])
+                    json_note(notes, col->key, "substituted", x->subst);
+                if (isnan(x->value) && x->blank[0])
+                    json_note(notes, col->key, "blank", x->blank);
+                if (!isnan(x->value) && x->disturbed)
+                    json_note(notes, col->key, "disturbed", "measured in a disturbed step");
+                if (!isnan(x->value) && x->spread > LMB_SUM_SPREAD_NOTE) {
+                    char sp[64];
+                    snprintf(sp, sizeof sp, "spread %.0f%%%s", x->spread,
+                             x->spread_launches ? " between launches" : "");
+                    json_note(notes, col->key, "spread", sp);
                 }
             }
             json_object_set_new(row, "cells", cells);
+            json_object_set_new(row, "marks", marks);
+            json_object_set_new(row, "spread_percent", spread);
+            json_object_set_new(row, "notes", notes);
             json_array_append_new(rows, row);
         }
         for (int c = 0; c < t->ncols; c++)
-            free(v[c]);
+            column_free(&k[c]);
         json_object_set_new(jt, "columns", cols);
         json_object_set_new(jt, "rows", rows);
         json_array_append_new(tables, jt);
@@ -302,7 +782,7 @@ static int print_json(const struct see *S, FILE *out)
 
 int lmb_suite_see(int argc, char **argv)
 {
-    struct see S = { .opts = { .ends = "same_cpu" } };
+    struct see S = { .opts = { .ends = NULL } };
     bool json = false, csv = false;
     char **args;
     int nargs = 0, rc = 0, skipped = 0, r;

@@ -8,9 +8,12 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lib/judge.h"
 #include "memlat.h"
 
 enum col_id {
@@ -209,85 +212,251 @@ static bool matches(const struct lmb_rs_record *r, const struct want *w, size_t 
     return true;
 }
 
-/* The ok record of benchmark b, case c (NULL: null case) with the wanted
- * parameters; with maxkey, the one with the largest such parameter. Two-ended
- * records prefer the placement o->ends when the file has it. The last of equals
- * wins (a later measurement of the same thing). */
-static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
-                                        const char *b, const char *c, const struct want *w,
-                                        size_t nw, const char *maxkey)
+static bool has_place(const struct lmb_rs_file *f, const char *ends)
 {
-    const struct lmb_rs_record *best = NULL;
-
-    for (int pass = 0; pass < 2 && best == NULL; pass++) {
-        for (size_t i = 0; i < f->nrecs; i++) {
-            const struct lmb_rs_record *r = &f->recs[i];
-            const char *ends;
-            /* The tables are lmbench 3's: a figure that is not its quantity
-             * (compat other than "same") never fills one of their cells. */
-            if (r->status != LMB_RS_OK || !r->has_value || r->compat != NULL ||
-                !lmb_rs_is(r, b, c) || !matches(r, w, nw))
-                continue;
-            ends = lmb_rs_pstr(r, "ends");
-            if (pass == 0) {
-                /* First pass: only the preferred placement (or records without one). */
-                if (ends != NULL && o->ends != NULL && strcmp(ends, o->ends) != 0)
-                    continue;
-            }
-            if (best != NULL && maxkey != NULL &&
-                !(lmb_rs_pnum(r, maxkey) >= lmb_rs_pnum(best, maxkey)))
-                continue;
-            best = r;
-        }
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const char *e = lmb_rs_pstr(&f->recs[i], "ends");
+        if (e != NULL && strcmp(e, ends) == 0)
+            return true;
     }
-    return best;
+    return false;
 }
 
-static double val(const struct lmb_rs_record *r)
+const char *lmb_sum_placement(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                              bool *only)
 {
-    return r ? r->value : NAN;
+    static const char *const order[] = { "same_cpu", "unpinned", "two_cpus" };
+    const char *first = NULL;
+    int n = 0;
+
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (has_place(f, order[i])) {
+            if (first == NULL)
+                first = order[i];
+            n++;
+        }
+    if (only != NULL)
+        *only = n == 1 && (o == NULL || o->ends == NULL || strcmp(o->ends, first) == 0);
+    if (o != NULL && o->ends != NULL)
+        return o->ends;
+    return first;
+}
+
+/* What the file holds for one cell: the record shown, and what explains a
+ * blank or substituted cell. */
+struct pick {
+    const char *ends;                   /* the placement asked for (NULL: any) */
+    const struct lmb_rs_record *rec;    /* ok, lmbench 3's quantity, the asked placement */
+    const struct lmb_rs_record *top;    /* the same, any status (with maxkey: the largest) */
+    const struct lmb_rs_record *miss;   /* the same, not ok */
+    const struct lmb_rs_record *alien;  /* ok, the asked placement, another quantity */
+    const struct lmb_rs_record *other;  /* ok, lmbench 3's quantity, another placement */
+};
+
+/* Keeps r in *slot when it is the last of equals or, with maxkey, the largest. */
+static void keep(const struct lmb_rs_record **slot, const struct lmb_rs_record *r,
+                 const char *maxkey)
+{
+    if (*slot == NULL || maxkey == NULL || lmb_rs_pnum(r, maxkey) >= lmb_rs_pnum(*slot, maxkey))
+        *slot = r;
+}
+
+/* The records of benchmark b, case c (NULL: null case) with the wanted
+ * parameters; with maxkey, the one with the largest such parameter. A record
+ * of another placement than the one asked never fills the cell (p->other says
+ * it is there); records without a placement (one-ended benchmarks) always may.
+ * The last of equals wins (a later measurement of the same thing). The tables
+ * are lmbench 3's: a figure that is not its quantity (compat other than
+ * "same") never fills one of their cells. */
+static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                                        const char *b, const char *c, const struct want *w,
+                                        size_t nw, const char *maxkey, struct pick *p)
+{
+    struct pick local;
+
+    if (p == NULL)
+        p = &local;
+    memset(p, 0, sizeof *p);
+    p->ends = lmb_sum_placement(o, f, NULL);
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const struct lmb_rs_record *r = &f->recs[i];
+        const char *ends;
+        bool good;
+        if (!lmb_rs_is(r, b, c) || !matches(r, w, nw))
+            continue;
+        good = r->status == LMB_RS_OK && r->has_value;
+        ends = lmb_rs_pstr(r, "ends");
+        if (ends != NULL && p->ends != NULL && strcmp(ends, p->ends) != 0) {
+            if (good && r->compat == NULL)
+                keep(&p->other, r, maxkey);
+            continue;
+        }
+        if (r->compat != NULL) {
+            if (good)
+                keep(&p->alien, r, maxkey);
+            continue;
+        }
+        keep(&p->top, r, maxkey);
+        keep(good ? &p->rec : &p->miss, r, maxkey);
+    }
+    return p->rec;
 }
 
 #define W(k, v) { k, v, NULL }
 #define WS(k, s) { k, 0, s }
 
-static double simple(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *b,
-                     const char *c)
+/* "256 MiB", "64 KiB", "512 B" */
+static void bytes_text(double b, char *out, size_t len)
 {
-    return val(find(o, f, b, c, NULL, 0, NULL));
+    static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    int u = 0;
+
+    while (b >= 1024 && u < 4 && fmod(b, 1024) == 0) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(out, len, "%.0f %s", b, unit[u]);
 }
 
-static double net_lat(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *b,
-                      const char *c, bool remote)
+/* "below resolution", "failed: why" ... of a record that is not ok. */
+static void status_text(const struct lmb_rs_record *r, char *out, size_t len)
+{
+    static const char *const human[] = {
+        [LMB_RS_OK] = "ok", [LMB_RS_SKIPPED] = "skipped", [LMB_RS_BELOW] = "below resolution",
+        [LMB_RS_TIMEOUT] = "timed out", [LMB_RS_FAILED] = "failed",
+    };
+    const char *s = r->status <= LMB_RS_FAILED ? human[r->status] : "?";
+
+    if (r->status == LMB_RS_OK && !r->has_value)
+        s = "no value";
+    if (r->reason != NULL && *r->reason)
+        snprintf(out, len, "%s (%.120s)", s, r->reason);
+    else
+        snprintf(out, len, "%s", s);
+}
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Appends a sentence to buf ("; " between two). */
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t o = strlen(buf);
+    va_list ap;
+
+    if (o + 3 >= len)
+        return;
+    if (o > 0) {
+        memcpy(buf + o, "; ", 3);
+        o += 2;
+    }
+    va_start(ap, fmt);
+    vsnprintf(buf + o, len - o, fmt, ap);
+    va_end(ap);
+}
+
+/* The cell from a pick: its record's value, or blank and why. */
+static void take(struct lmb_sum_cellx *x, const struct pick *p, const char *maxkey)
+{
+    char st[200];
+
+    if (p->rec != NULL) {
+        x->rec = p->rec;
+        x->value = p->rec->value;
+        if (maxkey != NULL && p->top != NULL &&
+            lmb_rs_pnum(p->top, maxkey) > lmb_rs_pnum(p->rec, maxkey)) {
+            char a[32], b[32];
+            bytes_text(lmb_rs_pnum(p->rec, maxkey), a, sizeof a);
+            bytes_text(lmb_rs_pnum(p->top, maxkey), b, sizeof b);
+            status_text(p->top, st, sizeof st);
+            say(x->subst, sizeof x->subst, "at %s, not the largest size %s: %s", a, b, st);
+        }
+        return;
+    }
+    if (p->miss != NULL) {
+        status_text(p->miss, st, sizeof st);
+        x->below = p->miss->status == LMB_RS_BELOW;
+        say(x->blank, sizeof x->blank, "%s%s%s", p->ends && lmb_rs_pstr(p->miss, "ends") ? p->ends : "",
+            p->ends && lmb_rs_pstr(p->miss, "ends") ? " " : "", st);
+    } else if (p->alien != NULL) {
+        say(x->blank, sizeof x->blank, "only a figure of another quantity (%.120s)", p->alien->compat);
+    }
+    if (p->other != NULL) {
+        const char *e = lmb_rs_pstr(p->other, "ends");
+        if (p->miss == NULL)
+            say(x->blank, sizeof x->blank, "no %s figure", p->ends);
+        say(x->blank, sizeof x->blank, "--ends %s shows the %s one", e, e);
+    }
+}
+
+static void simple(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *b,
+                   const char *c, struct lmb_sum_cellx *x)
+{
+    struct pick p;
+    find(o, f, b, c, NULL, 0, NULL, &p);
+    take(x, &p, NULL);
+}
+
+static void net_lat(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *b,
+                    const char *c, bool remote, struct lmb_sum_cellx *x)
 {
     struct want w[] = { W("remote", remote ? 1 : 0) };
-    return val(find(o, f, b, c, w, 1, NULL));
+    struct pick p;
+    find(o, f, b, c, w, 1, NULL, &p);
+    take(x, &p, NULL);
 }
 
-static double ctx(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int procs, int kb)
+static void ctx(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int procs, int kb,
+                struct lmb_sum_cellx *x)
 {
     struct want w[] = { W("procs", procs), W("size_kb", kb) };
-    return val(find(o, f, "lat_ctx", NULL, w, 2, NULL));
+    struct pick p;
+    find(o, f, "lat_ctx", NULL, w, 2, NULL, &p);
+    take(x, &p, NULL);
 }
 
 /* lat_fs at a file size: us per file. */
-static double fs(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *c,
-                 double size)
+static void fs(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *c,
+               double size, struct lmb_sum_cellx *x)
 {
     struct want w[] = { W("size_bytes", size) };
-    return val(find(o, f, "lat_fs", c, w, 1, NULL));
+    struct pick p;
+    find(o, f, "lat_fs", c, w, 1, NULL, &p);
+    take(x, &p, NULL);
 }
 
-static double largest(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *b,
-                      const char *c, const char *key, const struct want *w, size_t nw)
+static void largest(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *b,
+                    const char *c, const char *key, const struct want *w, size_t nw,
+                    struct lmb_sum_cellx *x)
 {
-    return val(find(o, f, b, c, w, nw, key));
+    struct pick p;
+    find(o, f, b, c, w, nw, key, &p);
+    take(x, &p, key);
+}
+
+/* Bcopy: lmbench 3's "libc bcopy unaligned" (no conflict placement); a copy
+ * of another placement only in its absence, said so. */
+static void copy_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *c,
+                  struct lmb_sum_cellx *x)
+{
+    struct want w[] = { W("conflict", 0) };
+    struct pick p, any;
+
+    find(o, f, "bw_mem", c, w, 1, "size_bytes", &p);
+    if (p.rec == NULL && find(o, f, "bw_mem", c, NULL, 0, "size_bytes", &any) != NULL) {
+        const struct lmb_rs_param *cf = lmb_rs_param(any.rec, "conflict");
+        take(x, &any, "size_bytes");
+        say(x->subst, sizeof x->subst, "%s, not lmbench 3's unaligned copy (none ok in the file)",
+            cf && cf->num ? "the aligned copy (conflict)" : "a copy of unknown alignment");
+        return;
+    }
+    take(x, &p, "size_bytes");
 }
 
 static double header_int(const struct lmb_rs_file *f, const char *bench)
 {
-    const struct lmb_sum_opts o = { NULL };
-    return simple(&o, f, bench, NULL);
+    const struct lmb_rs_record *r = find(NULL, f, bench, NULL, NULL, 0, NULL, NULL);
+    return r ? r->value : NAN;
 }
 
 void lmb_sum_os(const struct lmb_rs_file *f, char *out, size_t len)
@@ -309,145 +478,444 @@ void lmb_sum_platform(const struct lmb_rs_file *f, char *out, size_t len)
         out[n] = (char)tolower((unsigned char)out[n]);
 }
 
-double lmb_sum_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
-                    const struct lmb_sum_col *c, char *text, size_t textlen)
+/* The cell's figure: value, record and what explains it, before judging. */
+static void lookup(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int id,
+                   struct lmb_sum_cellx *x)
 {
-    int id = c->id;
     bool remote = false;
 
-    if (text && textlen)
-        text[0] = '\0';
-    if ((c->kind == LMB_CELL_DESC || c->kind == LMB_CELL_TEXT) && (text == NULL || textlen == 0))
-        return NAN;
     if (id >= C_OPS && id < C_CTX_2_0) {
         int t = (id - C_OPS) / 10, op = (id - C_OPS) % 10;
         struct want w[] = { WS("type", type_names[t]) };
-        return val(find(o, f, "lat_ops", op_names[op], w, 1, NULL));
+        struct pick p;
+        find(o, f, "lat_ops", op_names[op], w, 1, NULL, &p);
+        take(x, &p, NULL);
+        return;
     }
     if (id >= C_LAT_PIPE + C_REMOTE && id < C_FS_0C) {
         id -= C_REMOTE;
         remote = true;
     }
     switch (id) {
-    case C_DESC:
-        lmb_sum_platform(f, text, textlen);
-        return NAN;
     case C_MHZ:
     case C_ML_MHZ:
-        return header_int(f, "mhz");
+        x->value = header_int(f, "mhz");
+        return;
     case C_TLB:
-        return header_int(f, "tlb");
+        x->value = header_int(f, "tlb");
+        return;
     case C_LINE:
-        return header_int(f, "line");
+        x->value = header_int(f, "line");
+        return;
     case C_MEMPAR:
-        return largest(o, f, "par_mem", NULL, "size_bytes", NULL, 0);
+        largest(o, f, "par_mem", NULL, "size_bytes", NULL, 0, x);
+        return;
     case C_SCAL:
-        return f->parallel > 0 ? f->parallel : NAN;
+        x->value = f->parallel > 0 ? f->parallel : NAN;
+        return;
     case C_NULLCALL:
-        return simple(o, f, "lat_syscall", "null");
+        simple(o, f, "lat_syscall", "null", x);
+        return;
     case C_NULLIO: {
-        double r = simple(o, f, "lat_syscall", "read"), w = simple(o, f, "lat_syscall", "write");
-        if (isnan(r))
-            return w;
-        return isnan(w) ? r : (r + w) / 2;
+        struct lmb_sum_cellx r, w;
+        memset(&r, 0, sizeof r);
+        memset(&w, 0, sizeof w);
+        r.value = w.value = r.spread = w.spread = NAN;
+        simple(o, f, "lat_syscall", "read", &r);
+        simple(o, f, "lat_syscall", "write", &w);
+        if (r.rec != NULL && w.rec != NULL) {
+            *x = r;
+            x->value = (r.value + w.value) / 2;
+            x->disturbed = r.rec->disturbed || w.rec->disturbed;
+            /* The noisier of the two. */
+            if (lmb_sum_spread(w.rec, NULL) > lmb_sum_spread(r.rec, NULL))
+                x->rec = w.rec;
+        } else if (r.rec != NULL || w.rec != NULL) {
+            const struct lmb_sum_cellx *has = r.rec ? &r : &w, *lacks = r.rec ? &w : &r;
+            *x = *has;
+            say(x->subst, sizeof x->subst, "%s only (lmbench 3's is the mean of read and write); "
+                "%s: %s", r.rec ? "read" : "write", r.rec ? "write" : "read",
+                lacks->blank[0] ? lacks->blank : "not measured");
+        } else {
+            *x = r.blank[0] ? r : w;
+        }
+        return;
     }
     case C_STAT:
-        return simple(o, f, "lat_syscall", "stat");
+        simple(o, f, "lat_syscall", "stat", x);
+        return;
     case C_OPEN:
-        return simple(o, f, "lat_syscall", "open");
+        simple(o, f, "lat_syscall", "open", x);
+        return;
     case C_SLCT_TCP:
     case C_SLCT_FILE: {
         struct want w[] = { W("nfds", 100) };
-        return val(find(o, f, "lat_select", id == C_SLCT_TCP ? "tcp" : "file", w, 1, NULL));
+        struct pick p;
+        find(o, f, "lat_select", id == C_SLCT_TCP ? "tcp" : "file", w, 1, NULL, &p);
+        take(x, &p, NULL);
+        return;
     }
     case C_SIG_INST:
-        return simple(o, f, "lat_sig", "install");
+        simple(o, f, "lat_sig", "install", x);
+        return;
     case C_SIG_HNDL:
-        return simple(o, f, "lat_sig", "catch");
+        simple(o, f, "lat_sig", "catch", x);
+        return;
     case C_PROT:
-        return simple(o, f, "lat_sig", "prot");
+        simple(o, f, "lat_sig", "prot", x);
+        return;
     case C_FORK:
-        return simple(o, f, "lat_proc", "fork");
+        simple(o, f, "lat_proc", "fork", x);
+        return;
     case C_EXEC:
-        return simple(o, f, "lat_proc", "exec");
+        simple(o, f, "lat_proc", "exec", x);
+        return;
     case C_SHELL:
-        return simple(o, f, "lat_proc", "shell");
-    case C_CTX_2_0: return ctx(o, f, 2, 0);
-    case C_CTX_2_16: return ctx(o, f, 2, 16);
-    case C_CTX_2_64: return ctx(o, f, 2, 64);
-    case C_CTX_8_16: return ctx(o, f, 8, 16);
-    case C_CTX_8_64: return ctx(o, f, 8, 64);
-    case C_CTX_16_16: return ctx(o, f, 16, 16);
-    case C_CTX_16_64: return ctx(o, f, 16, 64);
+        simple(o, f, "lat_proc", "shell", x);
+        return;
+    case C_CTX_2_0: ctx(o, f, 2, 0, x); return;
+    case C_CTX_2_16: ctx(o, f, 2, 16, x); return;
+    case C_CTX_2_64: ctx(o, f, 2, 64, x); return;
+    case C_CTX_8_16: ctx(o, f, 8, 16, x); return;
+    case C_CTX_8_64: ctx(o, f, 8, 64, x); return;
+    case C_CTX_16_16: ctx(o, f, 16, 16, x); return;
+    case C_CTX_16_64: ctx(o, f, 16, 64, x); return;
     case C_LAT_PIPE:
-        return simple(o, f, "lat_pipe", NULL);
+        simple(o, f, "lat_pipe", NULL, x);
+        return;
     case C_LAT_UNIX:
-        return simple(o, f, "lat_unix", NULL);
+        simple(o, f, "lat_unix", NULL, x);
+        return;
     case C_LAT_UDP:
-        return net_lat(o, f, "lat_udp", NULL, remote);
+        net_lat(o, f, "lat_udp", NULL, remote, x);
+        return;
     case C_LAT_RPC_UDP:
-        return net_lat(o, f, "lat_rpc", "udp", remote);
+        net_lat(o, f, "lat_rpc", "udp", remote, x);
+        return;
     case C_LAT_TCP:
-        return net_lat(o, f, "lat_tcp", NULL, remote);
+        net_lat(o, f, "lat_tcp", NULL, remote, x);
+        return;
     case C_LAT_RPC_TCP:
-        return net_lat(o, f, "lat_rpc", "tcp", remote);
+        net_lat(o, f, "lat_rpc", "tcp", remote, x);
+        return;
     case C_LAT_CONNECT:
-        return net_lat(o, f, "lat_connect", NULL, remote);
-    case C_FS_0C: return fs(o, f, "create", 0);
-    case C_FS_0D: return fs(o, f, "delete", 0);
-    case C_FS_10C: return fs(o, f, "create", 10240);
-    case C_FS_10D: return fs(o, f, "delete", 10240);
+        net_lat(o, f, "lat_connect", NULL, remote, x);
+        return;
+    case C_FS_0C: fs(o, f, "create", 0, x); return;
+    case C_FS_0D: fs(o, f, "delete", 0, x); return;
+    case C_FS_10C: fs(o, f, "create", 10240, x); return;
+    case C_FS_10D: fs(o, f, "delete", 10240, x); return;
     case C_MMAP:
-        return largest(o, f, "lat_mmap", NULL, "size_bytes", NULL, 0);
+        largest(o, f, "lat_mmap", NULL, "size_bytes", NULL, 0, x);
+        return;
     case C_PAGEFAULT:
-        return simple(o, f, "lat_pagefault", NULL);
+        simple(o, f, "lat_pagefault", NULL, x);
+        return;
     case C_BW_PIPE:
-        return simple(o, f, "bw_pipe", NULL);
+        simple(o, f, "bw_pipe", NULL, x);
+        return;
     case C_BW_UNIX:
-        return simple(o, f, "bw_unix", NULL);
+        simple(o, f, "bw_unix", NULL, x);
+        return;
     case C_BW_TCP: {
         struct want w[] = { W("remote", 0) };
-        return largest(o, f, "bw_tcp", NULL, "msg_bytes", w, 1);
+        largest(o, f, "bw_tcp", NULL, "msg_bytes", w, 1, x);
+        return;
     }
     case C_BW_FILE:
-        return largest(o, f, "bw_file_rd", "io_only", "size_bytes", NULL, 0);
+        largest(o, f, "bw_file_rd", "io_only", "size_bytes", NULL, 0, x);
+        return;
     case C_BW_MMAP:
-        return largest(o, f, "bw_mmap_rd", "mmap_only", "size_bytes", NULL, 0);
-    case C_BW_BCOPY: {
-        /* lmbench 3's "libc bcopy unaligned": no conflict placement. */
-        struct want w[] = { W("conflict", 0) };
-        double v = largest(o, f, "bw_mem", "bcopy", "size_bytes", w, 1);
-        return isnan(v) ? largest(o, f, "bw_mem", "bcopy", "size_bytes", NULL, 0) : v;
-    }
-    case C_BW_FCP: {
-        struct want w[] = { W("conflict", 0) };
-        double v = largest(o, f, "bw_mem", "fcp", "size_bytes", w, 1);
-        return isnan(v) ? largest(o, f, "bw_mem", "fcp", "size_bytes", NULL, 0) : v;
-    }
+        largest(o, f, "bw_mmap_rd", "mmap_only", "size_bytes", NULL, 0, x);
+        return;
+    case C_BW_BCOPY:
+        copy_cell(o, f, "bcopy", x);
+        return;
+    case C_BW_FCP:
+        copy_cell(o, f, "fcp", x);
+        return;
     case C_BW_FRD:
-        return largest(o, f, "bw_mem", "frd", "size_bytes", NULL, 0);
+        largest(o, f, "bw_mem", "frd", "size_bytes", NULL, 0, x);
+        return;
     case C_BW_FWR:
-        return largest(o, f, "bw_mem", "fwr", "size_bytes", NULL, 0);
+        largest(o, f, "bw_mem", "fwr", "size_bytes", NULL, 0, x);
+        return;
     case C_ML_L1:
     case C_ML_L2:
     case C_ML_L3:
     case C_ML_MAIN:
-    case C_ML_RAND:
-    case C_ML_GUESS: {
+    case C_ML_RAND: {
         struct lmb_memlat m;
         lmb_memlat_summarize(f, &m);
-        if (id == C_ML_GUESS) {
-            snprintf(text, textlen, "%s", m.guesses);
-            return NAN;
-        }
         if (id == C_ML_MAIN)
-            return m.main_ns;
-        if (id == C_ML_RAND)
-            return m.rand_ns;
-        return (size_t)(id - C_ML_L1) < m.nlevels ? m.level_ns[id - C_ML_L1] : NAN;
+            x->value = m.main_ns;
+        else if (id == C_ML_RAND)
+            x->value = m.rand_ns;
+        else
+            x->value = (size_t)(id - C_ML_L1) < m.nlevels ? m.level_ns[id - C_ML_L1] : NAN;
+        return;
     }
     }
-    return NAN;
+}
+
+/* --- judging ---------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double cv_percent(const double *v, size_t n)
+{
+    double mean = 0, ss = 0;
+
+    if (n < 2)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        mean += v[i];
+    mean /= (double)n;
+    for (size_t i = 0; i < n; i++)
+        ss += (v[i] - mean) * (v[i] - mean);
+    if (!(mean > 0))
+        return NAN;
+    return 100.0 * sqrt(ss / (double)(n - 1)) / mean;
+}
+
+double lmb_sum_spread(const struct lmb_rs_record *r, size_t *launches)
+{
+    if (launches != NULL)
+        *launches = 0;
+    if (r == NULL)
+        return NAN;
+    if (r->nlaunches >= 2 && r->launch_n != NULL) {
+        double med[128], buf[4096];
+        size_t n = 0, at = 0;
+        for (size_t l = 0; l < r->nlaunches && n < 128; l++) {
+            size_t k = r->launch_n[l];
+            if (k == 0 || at + k > r->nsamples || k > 4096)
+                break;
+            memcpy(buf, r->samples + at, k * sizeof *buf);
+            qsort(buf, k, sizeof *buf, cmp_double);
+            med[n++] = k % 2 ? buf[k / 2] : (buf[k / 2 - 1] + buf[k / 2]) / 2;
+            at += k;
+        }
+        if (n >= 2) {
+            if (launches != NULL)
+                *launches = n;
+            return cv_percent(med, n);
+        }
+    }
+    return cv_percent(r->samples, r->nsamples);
+}
+
+/* The column whose figure a context switch with more data is compared with:
+ * the same number of processes with less data; 0 none. */
+static int ctx_less_data(int id)
+{
+    switch (id) {
+    case C_CTX_2_16: return C_CTX_2_0;
+    case C_CTX_2_64: return C_CTX_2_16;
+    case C_CTX_8_64: return C_CTX_8_16;
+    case C_CTX_16_64: return C_CTX_16_16;
+    }
+    return 0;
+}
+
+static const char *ctx_name(int id)
+{
+    static const char *const n[] = { "2p/0K", "2p/16K", "2p/64K", "8p/16K", "8p/64K",
+                                     "16p/16K", "16p/64K" };
+    return id >= C_CTX_2_0 && id <= C_CTX_16_64 ? n[id - C_CTX_2_0] : "?";
+}
+
+static bool same_str(const char *a, const char *b)
+{
+    return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* The best bandwidth of the records of r's curve (its benchmark, case and
+ * conflict placement) at sizes of at most r's size / 16: the caches, when r is
+ * at a size beyond them. NAN when there is none. */
+static double bw_cache_best(const struct lmb_rs_file *f, const struct lmb_rs_record *r)
+{
+    double size = lmb_rs_pnum(r, "size_bytes"), cf = lmb_rs_pnum(r, "conflict"), best = NAN;
+
+    if (!(size > 0))
+        return NAN;
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const struct lmb_rs_record *q = &f->recs[i];
+        double qs = lmb_rs_pnum(q, "size_bytes"), qc = lmb_rs_pnum(q, "conflict");
+        if (q->status != LMB_RS_OK || !q->has_value || q->compat != NULL ||
+            !lmb_rs_is(q, r->benchmark, r->case_name) || !(qs <= size / 16) ||
+            !(qc == cf || (isnan(qc) && isnan(cf))))
+            continue;
+        if (isnan(best) || q->value > best)
+            best = q->value;
+    }
+    return best;
+}
+
+/* The rules a figure of the summary must pass to be shown plainly. */
+static void judge(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int id,
+                  struct lmb_sum_cellx *x)
+{
+    char why[200];
+    int less = ctx_less_data(id);
+
+    if (isnan(x->value))
+        return;
+    if (!(x->value > 0))
+        say(x->doubt, sizeof x->doubt, "%.3g is not positive", x->value);
+    if (x->spread > LMB_SUM_SPREAD_DOUBT)
+        say(x->doubt, sizeof x->doubt, "its spread is %.0f%%%s", x->spread,
+            x->spread_launches ? " between launches" : "");
+    if (id == C_MEMPAR && x->rec != NULL) {
+        double k = lmb_rs_pnum(x->rec, "chains");
+        /* Without the chain count only the lower bound can be judged. */
+        if (!lmb_judge_parallelism(x->value, k >= 1 ? (unsigned)k : 1u << 20, why, sizeof why))
+            say(x->doubt, sizeof x->doubt, "%s", why);
+    }
+    if (less && x->rec != NULL) {
+        struct lmb_sum_cellx y;
+        memset(&y, 0, sizeof y);
+        y.value = NAN;
+        lookup(o, f, less, &y);
+        if (y.rec != NULL &&
+            same_str(lmb_rs_pstr(x->rec, "ends"), lmb_rs_pstr(y.rec, "ends")) &&
+            x->value < y.value * (1 - LMB_SUM_CTX_SLACK))
+            say(x->doubt, sizeof x->doubt, "%.3g with more data is faster than %s's %.3g "
+                "(the same placement)", x->value, ctx_name(less), y.value);
+    }
+    if (id >= C_ML_L2 && id <= C_ML_RAND) {
+        /* Each level at least as slow as the one before; the random chase at
+         * least as slow as the stride's memory. */
+        struct lmb_sum_cellx y;
+        int prev = id == C_ML_RAND ? C_ML_MAIN : id - 1;
+        static const char *const name[] = { "L1 $", "L2 $", "L3 $", "Main mem", "Rand mem" };
+        memset(&y, 0, sizeof y);
+        y.value = NAN;
+        lookup(o, f, prev, &y);
+        /* Main mem follows the last level found. */
+        while (isnan(y.value) && prev > C_ML_L1 && id == C_ML_MAIN) {
+            prev--;
+            lookup(o, f, prev, &y);
+        }
+        if (!isnan(y.value) && x->value < y.value * (1 - LMB_SUM_LEVEL_SLACK))
+            say(x->doubt, sizeof x->doubt, "%.3g ns is faster than %s's %.3g ns", x->value,
+                name[prev - C_ML_L1], y.value);
+    }
+    if (x->rec != NULL && lmb_rs_is(x->rec, "bw_mem", "*")) {
+        double best = bw_cache_best(f, x->rec);
+        if (!isnan(best) && x->value > best * (1 + LMB_SUM_BW_SLACK)) {
+            char a[32];
+            bytes_text(lmb_rs_pnum(x->rec, "size_bytes"), a, sizeof a);
+            say(x->doubt, sizeof x->doubt, "%.0f MB/s at %s is faster than any size that fits "
+                "a cache (at most %.0f MB/s)", x->value, a, best);
+        }
+    }
+}
+
+void lmb_sum_cell_ex(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                     const struct lmb_sum_col *c, struct lmb_sum_cellx *x)
+{
+    memset(x, 0, sizeof *x);
+    x->value = NAN;
+    x->spread = NAN;
+    if (c->kind == LMB_CELL_DESC || c->kind == LMB_CELL_TEXT)
+        return;
+    lookup(o, f, c->id, x);
+    if (x->rec != NULL) {
+        x->disturbed = x->disturbed || x->rec->disturbed;
+        x->spread = lmb_sum_spread(x->rec, &x->spread_launches);
+    }
+    if (c->kind == LMB_CELL_NUM)
+        judge(o, f, c->id, x);
+    x->mark = x->doubt[0] ? LMB_SUM_MARK_DOUBT : x->subst[0] ? LMB_SUM_MARK_SUBST : 0;
+}
+
+double lmb_sum_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                    const struct lmb_sum_col *c, char *text, size_t textlen)
+{
+    struct lmb_sum_cellx x;
+
+    if (text && textlen)
+        text[0] = '\0';
+    if (c->kind == LMB_CELL_DESC || c->kind == LMB_CELL_TEXT) {
+        if (text == NULL || textlen == 0)
+            return NAN;
+        if (c->id == C_DESC) {
+            lmb_sum_platform(f, text, textlen);
+        } else if (c->id == C_ML_GUESS) {
+            struct lmb_memlat m;
+            lmb_memlat_summarize(f, &m);
+            snprintf(text, textlen, "%s", m.guesses);
+        }
+        return NAN;
+    }
+    lmb_sum_cell_ex(o, f, c, &x);
+    return x.value;
+}
+
+/* --- context ------------------------------------------------------------------- */
+
+/* Whether s starts a new entry of the mitigations list: a lower-case name and
+ * ": " (the states' own parts, "IBPB: conditional", are capitalised). */
+static bool entry_start(const char *s)
+{
+    const char *p = s;
+
+    if (!islower((unsigned char)*p))
+        return false;
+    while (islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_')
+        p++;
+    return p[0] == ':' && p[1] == ' ';
+}
+
+void lmb_sum_mitigations(const char *v, char *out, size_t len)
+{
+    int n = 0, mitigated = 0, vulnerable = 0, unaffected = 0, other = 0;
+    char vuln[160] = "", name[64];
+    const char *s = v;
+
+    while (s != NULL && *s) {
+        const char *colon = strstr(s, ": "), *next = s, *state;
+        size_t nl;
+        /* The entry ends where the next one starts. */
+        for (next = strstr(s, "; "); next != NULL && !entry_start(next + 2);
+             next = strstr(next + 2, "; "))
+            ;
+        if (colon == NULL || (next != NULL && colon > next))
+            break;
+        nl = (size_t)(colon - s);
+        snprintf(name, sizeof name, "%.*s", (int)(nl < sizeof name ? nl : sizeof name - 1), s);
+        state = colon + 2;
+        n++;
+        if (strncmp(state, "Not affected", 12) == 0)
+            unaffected++;
+        else if (strncmp(state, "Vulnerable", 10) == 0) {
+            vulnerable++;
+            say(vuln, sizeof vuln, "%s", name);
+        } else if (strstr(state, "Mitigation") != NULL && (next == NULL || strstr(state, "Mitigation") < next))
+            mitigated++;
+        else
+            other++;
+        s = next ? next + 2 : NULL;
+    }
+    if (n == 0) {
+        snprintf(out, len, "%s", v && *v ? "not understood" : "unknown");
+        return;
+    }
+    for (char *c = vuln; *c; c++)
+        if (*c == ';')
+            *c = ',';
+    snprintf(out, len, "%d of %d mitigated, %d vulnerable%s%s%s, %d not affected", mitigated, n,
+             vulnerable, vulnerable ? " (" : "", vuln, vulnerable ? ")" : "", unaffected);
+    if (other > 0) {
+        size_t o = strlen(out);
+        if (o < len)
+            snprintf(out + o, len - o, ", %d other", other);
+    }
 }
 
 /* --- numbers ------------------------------------------------------------------ */

@@ -47,13 +47,65 @@ extern const size_t lmb_sum_ntables;
 
 /* How cells are chosen when a file holds several candidates. */
 struct lmb_sum_opts {
-    const char *ends;        /* two-ended records: prefer this placement ("same_cpu") */
+    const char *ends;        /* two-ended records: the placement asked for ("same_cpu",
+                                "two_cpus", "unpinned"); NULL: each file's own
+                                (lmb_sum_placement) */
 };
+
+/* The placement a cell of two-ended records shows for file f: o->ends when
+ * given; else same_cpu when the file has such records, else the file's only
+ * placement (an lmbench 3 file: unpinned; a run with LMBENCH_SCHED other than
+ * DEFAULT), else unpinned, else two_cpus. *only (may be NULL) says that the
+ * file's two-ended records have that one placement. NULL when the file has no
+ * record with a placement and none was asked. */
+const char *lmb_sum_placement(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                              bool *only);
 
 /* The value of column c for file f: NAN when there is none. For LMB_CELL_TEXT
  * and LMB_CELL_DESC the text goes into text (may be empty). */
 double lmb_sum_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
                     const struct lmb_sum_col *c, char *text, size_t textlen);
+
+/* Marks after a number (doc/summary.md, "Marks and notes"). */
+#define LMB_SUM_MARK_SUBST '*'       /* not exactly the column's figure: another size or case */
+#define LMB_SUM_MARK_DOUBT '?'       /* implausible: a rule refuses it */
+#define LMB_SUM_SPREAD_NOTE 5.0      /* percent: a spread beyond it is said under the table */
+#define LMB_SUM_SPREAD_DOUBT 50.0    /* percent: a spread beyond it makes the cell doubtful */
+#define LMB_SUM_CTX_SLACK 0.10       /* a switch with more data may be this much faster */
+#define LMB_SUM_LEVEL_SLACK 0.10     /* a memory level may be this much faster than the last */
+#define LMB_SUM_BW_SLACK 0.10        /* memory may be this much faster than the caches */
+
+/* A numeric cell with what its reader must know. */
+struct lmb_sum_cellx {
+    double value;                        /* NAN: blank */
+    const struct lmb_rs_record *rec;     /* the record shown; NULL: none, or computed from a
+                                            curve (memory latencies) */
+    char mark;                           /* 0, LMB_SUM_MARK_SUBST or LMB_SUM_MARK_DOUBT */
+    char subst[200];                     /* what was taken instead of the column's figure */
+    char doubt[200];                     /* why the figure is implausible */
+    char blank[240];                     /* why a blank cell is blank when the file says
+                                            something about it ("" when it has no record) */
+    bool below;                          /* blank: below the timer's resolution */
+    double spread;                       /* CV in percent of the shown record; NAN unknown */
+    size_t spread_launches;              /* spread is between this many launches; 0: within
+                                            the record's samples */
+    bool disturbed;                      /* the record's step was disturbed */
+};
+
+/* Cell c of file f with its marks and notes (any kind of column; the text of
+ * LMB_CELL_TEXT and LMB_CELL_DESC columns is not filled). */
+void lmb_sum_cell_ex(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                     const struct lmb_sum_col *c, struct lmb_sum_cellx *x);
+
+/* The spread of a record in percent: the CV of its launches' medians when it
+ * has two or more launches (*launches gets their count), else the CV of its
+ * samples (*launches 0); NAN with fewer than 2 samples. */
+double lmb_sum_spread(const struct lmb_rs_record *r, size_t *launches);
+
+/* "9 of 12 mitigated, 1 vulnerable (spectre_v2), 2 not affected" from
+ * host.context's mitigations ("name: state; name: state", as src/lib/context.c
+ * writes it). */
+void lmb_sum_mitigations(const char *v, char *out, size_t len);
 
 /* lmbench 3's number format: the value in at most `width` characters; values
  * below 10 with as many decimals as fit, larger ones with one decimal cut to the

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* Unit tests of the summary page's number format (src/suite/summary.c), the
  * memory latency row (src/suite/memlat.c, over src/lib/curve) on made-up
- * curves, and the run settings (src/suite/runconf.c). */
+ * curves, the cells' placement, substitutions, plausibility and spread, and
+ * the run settings (src/suite/runconf.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 
@@ -169,6 +171,230 @@ static void test_cell_compat(void **state)
     lmb_rs_free(&f);
 }
 
+/* A lat_ctx record of procs processes and kb KiB at a placement. */
+static struct lmb_rs_record *ctx_rec(struct lmb_rs_file *f, int procs, int kb, const char *ends,
+                                     double v)
+{
+    struct lmb_rs_record *r = lmb_rs_add(f, "lat_ctx", NULL, "us");
+    lmb_rs_param_num(r, "size_kb", LMB_RS_INT, kb);
+    lmb_rs_param_num(r, "procs", LMB_RS_INT, procs);
+    if (ends != NULL)
+        lmb_rs_param_str(r, "ends", ends);
+    if (isnan(v))
+        lmb_rs_set_status(r, LMB_RS_BELOW, "too fast");
+    else
+        lmb_rs_set_value(r, v);
+    return r;
+}
+
+/* A cell shows the placement asked for, never another one silently: a
+ * one-CPU figure below resolution leaves the cell blank and the note names the
+ * two-CPU figure; --ends two_cpus shows it. */
+static void test_placement_not_mixed(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_sum_cellx x;
+    const struct lmb_sum_opts dflt = { NULL }, two = { "two_cpus" };
+    const struct lmb_sum_col *c = column("2p_0k");
+    bool only = true;
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    ctx_rec(&f, 2, 0, "same_cpu", NAN);
+    ctx_rec(&f, 2, 0, "two_cpus", 5.0);
+    assert_string_equal(lmb_sum_placement(&dflt, &f, &only), "same_cpu");
+    assert_false(only);
+    lmb_sum_cell_ex(&dflt, &f, c, &x);
+    assert_true(isnan(x.value));
+    assert_true(x.below);
+    assert_non_null(strstr(x.blank, "same_cpu below resolution"));
+    assert_non_null(strstr(x.blank, "--ends two_cpus shows the two_cpus one"));
+    lmb_sum_cell_ex(&two, &f, c, &x);
+    assert_true(fabs(x.value - 5.0) < 1e-12);
+    assert_int_equal(x.mark, 0);
+    lmb_rs_free(&f);
+}
+
+/* A file with one placement only (lmbench 3: unpinned) shows it by default,
+ * plainly; asking for another leaves the cells blank, said so. */
+static void test_placement_only_one(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_sum_cellx x;
+    const struct lmb_sum_opts dflt = { NULL }, same = { "same_cpu" };
+    const struct lmb_sum_col *c = column("2p_16k");
+    bool only = false;
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    ctx_rec(&f, 2, 16, "unpinned", 1.87);
+    ctx_rec(&f, 2, 0, "unpinned", 1.88);
+    assert_string_equal(lmb_sum_placement(&dflt, &f, &only), "unpinned");
+    assert_true(only);
+    lmb_sum_cell_ex(&dflt, &f, c, &x);
+    assert_true(fabs(x.value - 1.87) < 1e-12);
+    /* 1.87 with 16 KB against 1.88 without: within the slack, not implausible. */
+    assert_int_equal(x.mark, 0);
+    lmb_sum_cell_ex(&same, &f, c, &x);
+    assert_true(isnan(x.value));
+    assert_non_null(strstr(x.blank, "no same_cpu figure"));
+    assert_non_null(strstr(x.blank, "--ends unpinned shows the unpinned one"));
+    lmb_rs_free(&f);
+}
+
+/* A switch with more data much faster than one with less, on the same
+ * placement, is implausible; on different placements it is not compared. */
+static void test_ctx_implausible(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_sum_cellx x;
+    const struct lmb_sum_opts dflt = { NULL };
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    ctx_rec(&f, 8, 16, "same_cpu", 4.0);
+    ctx_rec(&f, 8, 64, "same_cpu", 2.0);
+    lmb_sum_cell_ex(&dflt, &f, column("8p_64k"), &x);
+    assert_true(fabs(x.value - 2.0) < 1e-12);
+    assert_int_equal(x.mark, LMB_SUM_MARK_DOUBT);
+    assert_non_null(strstr(x.doubt, "faster than 8p/16K"));
+    lmb_sum_cell_ex(&dflt, &f, column("8p_16k"), &x);
+    assert_int_equal(x.mark, 0);
+    lmb_rs_free(&f);
+}
+
+/* Spread: the CV of the samples, or of the launches' medians when there are
+ * several launches; over 50% the cell is implausible. */
+static void test_spread(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_rs_record *r;
+    struct lmb_sum_cellx x;
+    const struct lmb_sum_opts dflt = { NULL };
+    const double s[] = { 0.1, 0.1, 0.1, 0.11, 0.11, 0.11, 0.12, 0.12, 0.12 };
+    size_t nl = 9;
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    r = lmb_rs_add(&f, "lat_syscall", "null", "us");
+    lmb_rs_set_value(r, 0.11);
+    r->samples = malloc(sizeof s);
+    assert_non_null(r->samples);
+    memcpy(r->samples, s, sizeof s);
+    r->nsamples = 9;
+    /* One launch: the samples' CV. */
+    assert_true(fabs(lmb_sum_spread(r, &nl) - 7.872958) < 1e-4);
+    assert_int_equal(nl, 0);
+    r->launch_n = malloc(3 * sizeof *r->launch_n);
+    assert_non_null(r->launch_n);
+    r->launch_n[0] = r->launch_n[1] = r->launch_n[2] = 3;
+    r->nlaunches = 3;
+    assert_true(fabs(lmb_sum_spread(r, &nl) - 9.090909) < 1e-4);
+    assert_int_equal(nl, 3);
+    lmb_sum_cell_ex(&dflt, &f, column("null_call"), &x);
+    assert_int_equal(x.mark, 0);
+    assert_int_equal(x.spread_launches, 3);
+    r->samples[8] = 1.0;      /* the last launch's median is now 0.12, samples spread */
+    r->launch_n[2] = 3;
+    r->samples[6] = 1.0;
+    r->samples[7] = 1.0;      /* medians 0.1, 0.11, 1.0: CV far over 50% */
+    lmb_sum_cell_ex(&dflt, &f, column("null_call"), &x);
+    assert_int_equal(x.mark, LMB_SUM_MARK_DOUBT);
+    assert_non_null(strstr(x.doubt, "between launches"));
+    lmb_rs_free(&f);
+}
+
+static struct lmb_rs_record *bw_rec(struct lmb_rs_file *f, const char *c, double size, int conflict,
+                                    double v)
+{
+    struct lmb_rs_record *r = lmb_rs_add(f, "bw_mem", c, "MB/s");
+    r->higher_better = true;
+    lmb_rs_param_num(r, "size_bytes", LMB_RS_INT, size);
+    if (conflict >= 0)
+        lmb_rs_param_num(r, "conflict", LMB_RS_BOOL, conflict);
+    if (isnan(v))
+        lmb_rs_set_status(r, LMB_RS_TIMEOUT, "too slow");
+    else
+        lmb_rs_set_value(r, v);
+    return r;
+}
+
+/* Substitutions are marked: another size (the largest failed), another case
+ * (null I/O from read alone), another copy (bcopy with conflict). Memory
+ * faster than the sizes that fit a cache is implausible. */
+static void test_substitutions(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_rs_record *r;
+    struct lmb_sum_cellx x;
+    const struct lmb_sum_opts dflt = { NULL };
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    bw_rec(&f, "fwr", 32 << 20, -1, 9000);
+    bw_rec(&f, "fwr", 64 << 20, -1, NAN);
+    lmb_sum_cell_ex(&dflt, &f, column("mem_write"), &x);
+    assert_true(fabs(x.value - 9000) < 1e-9);
+    assert_int_equal(x.mark, LMB_SUM_MARK_SUBST);
+    assert_non_null(strstr(x.subst, "at 32 MiB, not the largest size 64 MiB"));
+
+    bw_rec(&f, "bcopy", 64 << 20, 1, 8000);
+    lmb_sum_cell_ex(&dflt, &f, column("bcopy_libc"), &x);
+    assert_int_equal(x.mark, LMB_SUM_MARK_SUBST);
+    assert_non_null(strstr(x.subst, "aligned copy (conflict)"));
+    bw_rec(&f, "bcopy", 64 << 20, 0, 7000);
+    lmb_sum_cell_ex(&dflt, &f, column("bcopy_libc"), &x);
+    assert_true(fabs(x.value - 7000) < 1e-9);
+    assert_int_equal(x.mark, 0);
+
+    bw_rec(&f, "frd", 32768, -1, 10000);
+    bw_rec(&f, "frd", 64 << 20, -1, 20000);
+    lmb_sum_cell_ex(&dflt, &f, column("mem_read"), &x);
+    assert_int_equal(x.mark, LMB_SUM_MARK_DOUBT);
+    assert_non_null(strstr(x.doubt, "faster than any size that fits a cache"));
+
+    r = lmb_rs_add(&f, "lat_syscall", "read", "us");
+    lmb_rs_set_value(r, 0.2);
+    r = lmb_rs_add(&f, "lat_syscall", "write", "us");
+    lmb_rs_set_status(r, LMB_RS_FAILED, "injected");
+    lmb_sum_cell_ex(&dflt, &f, column("null_io"), &x);
+    assert_true(fabs(x.value - 0.2) < 1e-12);
+    assert_int_equal(x.mark, LMB_SUM_MARK_SUBST);
+    assert_non_null(strstr(x.subst, "read only"));
+    assert_non_null(strstr(x.subst, "write: failed (injected)"));
+    r = lmb_rs_add(&f, "lat_syscall", "write", "us");
+    lmb_rs_set_value(r, 0.4);
+    lmb_sum_cell_ex(&dflt, &f, column("null_io"), &x);
+    assert_true(fabs(x.value - 0.3) < 1e-12);
+    assert_int_equal(x.mark, 0);
+    lmb_rs_free(&f);
+}
+
+static void check_mit(const char *v, const char *want)
+{
+    char out[200];
+
+    lmb_sum_mitigations(v, out, sizeof out);
+    if (strcmp(out, want) != 0)
+        fail_msg("mitigations(%s) = '%s', want '%s'", v ? v : "NULL", out, want);
+}
+
+/* The entries are told apart from the parts of a state ("IBPB: conditional")
+ * by their lower-case names. */
+static void test_mitigations(void **state)
+{
+    (void)state;
+    check_mit("meltdown: Mitigation: PTI; spectre_v2: Mitigation: Retpolines; IBPB: conditional; "
+              "STIBP: disabled; RSB filling; srbds: Not affected; spec_store_bypass: Vulnerable",
+              "2 of 4 mitigated, 1 vulnerable (spec_store_bypass), 1 not affected");
+    check_mit("l1tf: Not affected", "0 of 1 mitigated, 0 vulnerable, 1 not affected");
+    check_mit("mds: Vulnerable: Clear CPU buffers attempted, no microcode; retbleed: Vulnerable; "
+              "tsa: Unknown: no data",
+              "0 of 3 mitigated, 2 vulnerable (mds, retbleed), 0 not affected, 1 other");
+    check_mit(NULL, "unknown");
+    check_mit("garbage", "not understood");
+}
+
 static void test_memlat_short_curve(void **state)
 {
     struct lmb_rs_file f;
@@ -253,6 +479,12 @@ int main(void)
         cmocka_unit_test(test_memlat_levels),
         cmocka_unit_test(test_memlat_random_stride),
         cmocka_unit_test(test_cell_compat),
+        cmocka_unit_test(test_placement_not_mixed),
+        cmocka_unit_test(test_placement_only_one),
+        cmocka_unit_test(test_ctx_implausible),
+        cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_substitutions),
+        cmocka_unit_test(test_mitigations),
         cmocka_unit_test(test_memlat_short_curve),
         cmocka_unit_test(test_memlat_prefetched),
         cmocka_unit_test(test_memlat_none),
