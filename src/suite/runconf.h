@@ -10,6 +10,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* lmbench 3's per-benchmark switches (BENCHMARK_<name>) that name steps of
+ * the plan, in lmbench 3's order; lmb_sconf_bench_on() says whether one runs. */
+#define LMB_SWITCHES 17
+extern const char *const lmb_sconf_switch_names[LMB_SWITCHES];
+
+/* Keys of a config file whose values are checked by lmb_sconf_check (their
+ * line is kept so that the message names it). */
+enum { LMB_SCL_SCHED, LMB_SCL_FSDIR, LMB_SCL_FILE, LMB_SCL_ENOUGH, LMB_SCL_N };
+
 struct lmb_sconf {
     char profile[16];          /* PROFILE: quick, default, full */
     unsigned parallel;         /* SYNC_MAX (lmbench 3) or PARALLEL: copies, -P */
@@ -17,11 +26,19 @@ struct lmb_sconf {
     char cpus[256];            /* CPUS: --cpus for every step, "" none */
     uint64_t mb;               /* MB: largest memory working set in MiB; 0: the profile's */
     char fsdir[1024];          /* FSDIR: where file system benchmarks make their files */
+    char file[1024];           /* FILE: the scratch file's path (a unique suffix is
+                                  added), "" a name in FSDIR */
     char remote[512];          /* REMOTE: hosts for the network benchmarks, blank-separated */
     bool hardware, os, network;/* BENCHMARK_HARDWARE, BENCHMARK_OS, BENCHMARK_NETWORK */
+    signed char bench[LMB_SWITCHES]; /* BENCHMARK_<switch>: -1 unset, 0 NO, 1 YES */
     char enough[32];           /* ENOUGH: microseconds per timed interval, "" automatic */
     unsigned repetitions;      /* REPETITIONS: -N of every step, 0: the profile's */
     double timeout_s;          /* TIMEOUT: seconds a step may take, 0: the profile's */
+    /* What came from the config file (lmb_sconf_read), for the run's record: */
+    char source[1024];         /* its path, "" when there was none */
+    char used[8192];           /* "KEY=VALUE\n" for every key used, in file order */
+    char ignored[1024];        /* lmbench 3's keys with no equivalent, ", "-separated */
+    unsigned line[LMB_SCL_N];  /* the line of FSDIR, FILE... in source, 0: not from it */
 };
 
 #define LMB_PROFILES "quick, default or full"
@@ -30,14 +47,41 @@ void lmb_sconf_defaults(struct lmb_sconf *c);
 
 /* Sets KEY to VALUE (quotes around VALUE already removed). Returns 0; 1 when the
  * key is an lmbench 3 key this lmbench accepts and does not use; -1 with a
- * message for an unknown key or a bad value. */
+ * message for an unknown key or a bad value. An empty value is the default
+ * (BENCHMARK_<switch>: its group decides). */
 int lmb_sconf_set(struct lmb_sconf *c, const char *key, const char *value, char *err,
                   size_t errlen);
 
-/* Reads a config file: KEY=VALUE lines (VALUE may be in single or double
- * quotes; `export KEY=VALUE` as lmbench 3's shell files had), # comments and
- * blank lines. Returns 0 or -1 with "FILE:LINE: message". */
+/* Reads a config file as lmbench 3's config-run wrote it, a shell fragment:
+ * KEY=VALUE assignments (several on a line, `;` between them, `export` before
+ * them or alone), values quoted as the shell does ('...', "...", \), $KEY and
+ * ${KEY} of keys set before (or of the environment), # comments, blank lines.
+ * lmbench 3's keys without an equivalent are kept in c->ignored; what was used
+ * in c->used. When the file sets BENCHMARK_OS and not BENCHMARK_NETWORK, the
+ * network group follows BENCHMARK_OS (lmbench 3 counted the network benchmarks
+ * among the OS ones); a group switched off with some of its benchmarks
+ * switched on runs those only. Returns 0, or -1 with every problem of the
+ * file ("FILE:LINE: message; FILE:LINE: ..."): unknown keys, bad values of
+ * the keys it uses, lines that are not assignments. */
 int lmb_sconf_read(struct lmb_sconf *c, const char *path, char *err, size_t errlen);
+
+/* Prints "PROG: FILE: ignored (no equivalent): KEY, KEY..." once on f when the
+ * file read had such keys. */
+void lmb_sconf_report(const struct lmb_sconf *c, const char *prog, FILE *f);
+
+/* Whether the steps of lmbench 3's BENCHMARK_<name> run (name NULL: a step of
+ * no switch): not when the switch is NO. */
+bool lmb_sconf_bench_on(const struct lmb_sconf *c, const char *name);
+
+#ifdef LMB_HAVE_JANSSON
+#include <jansson.h>
+/* Adds to a run's "config" object what lmb_sconf_json_get reads back:
+ * "file" (FILE or null), "benchmarks_off" (the switches that are NO) and
+ * "config_file" ({"path", "used": {KEY: VALUE...}, "ignored": [KEY...]} or
+ * null). */
+void lmb_sconf_json_put(const struct lmb_sconf *c, json_t *o);
+void lmb_sconf_json_get(struct lmb_sconf *c, const json_t *o);
+#endif
 
 /* Checks what the values mean together and here: the placement parses, FSDIR is
  * a writable directory, ENOUGH is a number the harness accepts. 0 or -1. */

@@ -181,6 +181,7 @@ static json_t *conf_json(const struct run *r)
     json_object_set_new(o, "timeout_s", json_real(r->plan.timeout_s));
     json_object_set_new(o, "timeout_asked", c->timeout_s > 0 ? json_real(c->timeout_s)
                                                              : json_null());
+    lmb_sconf_json_put(c, o);   /* FILE, the switches that are NO, what -c's file gave */
     json_object_set_new(o, "steps", json_integer((json_int_t)r->plan.n));
     return o;
 }
@@ -435,7 +436,10 @@ int lmb_run_make_scratch(struct run *r)
 {
     int fd;
 
-    snprintf(r->file, sizeof r->file, "%s/lmbench.%s.XXXXXX", r->conf.fsdir, r->id);
+    if (r->conf.file[0])   /* FILE (lmbench 3's): that path, with a unique suffix */
+        snprintf(r->file, sizeof r->file, "%s.%s.XXXXXX", r->conf.file, r->id);
+    else
+        snprintf(r->file, sizeof r->file, "%s/lmbench.%s.XXXXXX", r->conf.fsdir, r->id);
     r->file[sizeof r->file - 1] = '\0';
     fd = mkstemp(r->file);
     if (fd < 0) {
@@ -571,6 +575,7 @@ int lmb_run_resume_load(struct run *r, char *err, size_t errlen)
             r->conf.network = json_is_true(json_object_get(c, "network"));
             r->conf.repetitions = (unsigned)json_integer_value(json_object_get(c, "repetitions_asked"));
             r->conf.timeout_s = json_number_value(json_object_get(c, "timeout_asked"));
+            lmb_sconf_json_get(&r->conf, c);
             keep = ftell(f);
         } else if (json_object_get(o, "benchmark") == NULL && json_object_get(o, "step") != NULL) {
             /* A finished step: everything up to here is kept. */

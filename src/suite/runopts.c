@@ -200,5 +200,6 @@ int lmb_run_settings(struct run *r, const struct lmb_run_args *a)
             return bad("%s", err);
     if (!a->resume && lmb_sconf_check(&r->conf, err, sizeof err) != 0)
         return bad("%s", err);
+    lmb_sconf_report(&r->conf, "lmbench run", stderr);   /* -c's keys without an equivalent */
     return -1;
 }

@@ -457,6 +457,54 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
     }
 }
 
+/* The lmbench 3 switch (BENCHMARK_<name>) an entry belongs to, or NULL. */
+static const char *switch_of(const struct entry *e)
+{
+    static const struct { const char *prefix, *name; } map[] = {
+        { "lat_syscall ", "SYSCALL" }, { "lat_select ", "SELECT" }, { "lat_sig ", "SIG" },
+        { "lat_pipe", "PIPE" },        { "bw_pipe", "PIPE" },       { "lat_unix", "UNIX" },
+        { "bw_unix", "UNIX" },         { "lat_proc ", "PROC" },     { "lat_ops", "OPS" },
+        { "par_ops", "OPS" },          { "lmdd ", "FILE" },         { "lat_fs ", "FILE" },
+        { "bw_file_rd ", "FILE" },     { "lat_pagefault ", "PAGEFAULT" },
+        { "lat_mmap ", "MMAP" },       { "bw_mmap_rd ", "MMAP" },   { "lat_udp ", "UDP" },
+        { "lat_tcp ", "TCP" },         { "bw_tcp ", "TCP" },        { "lat_rpc ", "RPC" },
+        { "lat_connect ", "CONNECT" }, { "lat_ctx ", "CTX" },       { "lat_mem_rd ", "MEM" },
+        { "par_mem ", "MEM" },
+    };
+    static const char *const copies[] = { " bcopy", " fcp", " cp", " bzero" };
+
+    if (strncmp(e->args, "bw_mem ", 7) == 0) {
+        for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)
+            if (strstr(e->args, copies[i]) != NULL)
+                return "BCOPY";
+        return "MEM";
+    }
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strncmp(e->args, map[i].prefix, strlen(map[i].prefix)) == 0)
+            return map[i].name;
+    return NULL;
+}
+
+/* Whether an entry is in the plan: its profile, its group, its switch. The
+ * entry that makes $FILE runs whenever a step that reads $FILE does. */
+static bool entry_on(const struct entry *e, const struct lmb_sconf *c, unsigned prof)
+{
+    if (!(e->profiles & prof))
+        return false;
+    if ((strcmp(e->group, HW) == 0 && !c->hardware) || (strcmp(e->group, OS) == 0 && !c->os) ||
+        (strcmp(e->group, NET) == 0 && !c->network))
+        return false;
+    if (lmb_sconf_bench_on(c, switch_of(e)))
+        return true;
+    if (strstr(e->args, "of=$FILE") == NULL)
+        return false;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (&table[i] != e && strstr(table[i].args, "$FILE") != NULL &&
+            entry_on(&table[i], c, prof))
+            return true;
+    return false;
+}
+
 int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, const char *file)
 {
     unsigned prof = profile_bit(c->profile);
@@ -474,10 +522,7 @@ int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, const char *fi
         fsz = p->mb;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         const struct entry *e = &table[i];
-        if (!(e->profiles & prof))
-            continue;
-        if ((strcmp(e->group, HW) == 0 && !c->hardware) || (strcmp(e->group, OS) == 0 && !c->os) ||
-            (strcmp(e->group, NET) == 0 && !c->network))
+        if (!entry_on(e, c, prof))
             continue;
         if (strcmp(e->group, NET) != 0) {
             add_entry(p, e, c, prof, fsz, NULL, false);
@@ -493,7 +538,7 @@ int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, const char *fi
         for (h = strtok_r(remotes, " ", &save); h && nh < 16; h = strtok_r(NULL, " ", &save)) {
             snprintf(hosts[nh], sizeof hosts[0], "%s", h);
             for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-                if ((table[i].profiles & prof) && strcmp(table[i].group, NET) == 0)
+                if (strcmp(table[i].group, NET) == 0 && entry_on(&table[i], c, prof))
                     add_entry(p, &table[i], c, prof, fsz, hosts[nh], true);
             nh++;
         }
