@@ -208,11 +208,27 @@ static void row_notes(const struct see *S, const struct lmb_sum_table *t, struct
             counts[0]++;
         }
         if (x->subst[0]) {
-            add(out, "  %s: %s%c: %s\n", host, t->cols[c].label,
-                x->doubt[0] ? LMB_SUM_MARK_DOUBT : LMB_SUM_MARK_SUBST, x->subst);
+            add(out, "  %s: %s%c: %s\n", host, t->cols[c].label, x->mark, x->subst);
             counts[1]++;
         }
     }
+    /* Too noisy to trust: one line. */
+    for (int c = 0; c < t->ncols; c++) {
+        const struct lmb_sum_cellx *x = &cols[c].x[r];
+        if (repeated(t, c) || isnan(x->value) || !x->noisy)
+            continue;
+        if (!x->doubt[0])
+            counts[0]++;
+        add(&items, "%s%s", items.len ? ", " : "", t->cols[c].label);
+        if (x->spread_launches)
+            add(&items, " %.0f%% (%zu launches)", x->spread, x->spread_launches);
+        else
+            add(&items, " %.0f%%", x->spread);
+    }
+    if (items.len)
+        add(out, "  %s: spread over %.0f%%, too noisy to trust (%c): %s\n", host,
+            LMB_SUM_SPREAD_DOUBT, LMB_SUM_MARK_DOUBT, items.s);
+    items.len = 0;
     /* Blank cells, grouped by reason. */
     for (int c = 0; c < t->ncols; c++) {
         const struct lmb_sum_cellx *x = &cols[c].x[r];
@@ -529,9 +545,10 @@ static void cell_note(const struct lmb_sum_cellx *x, char *buf, size_t len)
     char spread[64] = "";
 
     buf[0] = '\0';
-    if (!isnan(x->value) && x->spread > LMB_SUM_SPREAD_NOTE && x->spread <= LMB_SUM_SPREAD_DOUBT)
-        snprintf(spread, sizeof spread, "spread %.0f%%%s", x->spread,
-                 x->spread_launches ? " between launches" : "");
+    if (!isnan(x->value) && x->spread > LMB_SUM_SPREAD_NOTE)
+        snprintf(spread, sizeof spread, "spread %.0f%%%s%s", x->spread,
+                 x->spread_launches ? " between launches" : "",
+                 x->noisy ? ", too noisy to trust" : "");
     for (int i = 0; i < 4; i++) {
         const char *p = i < 3 ? part[i] : spread;
         if (*p && o < len)
@@ -754,10 +771,11 @@ static int print_json(const struct see *S, FILE *out)
                 if (!isnan(x->value) && x->disturbed)
                     json_note(notes, col->key, "disturbed", "measured in a disturbed step");
                 if (!isnan(x->value) && x->spread > LMB_SUM_SPREAD_NOTE) {
-                    char sp[64];
-                    snprintf(sp, sizeof sp, "spread %.0f%%%s", x->spread,
-                             x->spread_launches ? " between launches" : "");
-                    json_note(notes, col->key, "spread", sp);
+                    char sp[96];
+                    snprintf(sp, sizeof sp, "spread %.0f%%%s%s", x->spread,
+                             x->spread_launches ? " between launches" : "",
+                             x->noisy ? ", too noisy to trust" : "");
+                    json_note(notes, col->key, x->noisy ? "implausible" : "spread", sp);
                 }
             }
             json_object_set_new(row, "cells", cells);

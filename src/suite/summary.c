@@ -767,9 +767,7 @@ static void judge(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int
         return;
     if (!(x->value > 0))
         say(x->doubt, sizeof x->doubt, "%.3g is not positive", x->value);
-    if (x->spread > LMB_SUM_SPREAD_DOUBT)
-        say(x->doubt, sizeof x->doubt, "its spread is %.0f%%%s", x->spread,
-            x->spread_launches ? " between launches" : "");
+    x->noisy = x->spread > LMB_SUM_SPREAD_DOUBT;
     if (id == C_MEMPAR && x->rec != NULL) {
         double k = lmb_rs_pnum(x->rec, "chains");
         /* Without the chain count only the lower bound can be judged. */
@@ -785,7 +783,8 @@ static void judge(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int
             same_str(lmb_rs_pstr(x->rec, "ends"), lmb_rs_pstr(y.rec, "ends")) &&
             x->value < y.value * (1 - LMB_SUM_CTX_SLACK))
             say(x->doubt, sizeof x->doubt, "%.3g with more data is faster than %s's %.3g "
-                "(the same placement)", x->value, ctx_name(less), y.value);
+                "(both %s)", x->value, ctx_name(less), y.value,
+                lmb_rs_pstr(x->rec, "ends") ? lmb_rs_pstr(x->rec, "ends") : "of one placement");
     }
     if (id >= C_ML_L2 && id <= C_ML_RAND) {
         /* Each level at least as slow as the one before; the random chase at
@@ -831,7 +830,7 @@ void lmb_sum_cell_ex(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
     }
     if (c->kind == LMB_CELL_NUM)
         judge(o, f, c->id, x);
-    x->mark = x->doubt[0] ? LMB_SUM_MARK_DOUBT : x->subst[0] ? LMB_SUM_MARK_SUBST : 0;
+    x->mark = x->doubt[0] || x->noisy ? LMB_SUM_MARK_DOUBT : x->subst[0] ? LMB_SUM_MARK_SUBST : 0;
 }
 
 double lmb_sum_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,

@@ -82,7 +82,9 @@ struct lmb_sum_cellx {
                                             curve (memory latencies) */
     char mark;                           /* 0, LMB_SUM_MARK_SUBST or LMB_SUM_MARK_DOUBT */
     char subst[200];                     /* what was taken instead of the column's figure */
-    char doubt[200];                     /* why the figure is implausible */
+    char doubt[200];                     /* why the figure is implausible, but for its spread */
+    bool noisy;                          /* implausible for its spread alone: over
+                                            LMB_SUM_SPREAD_DOUBT (also marked '?') */
     char blank[240];                     /* why a blank cell is blank when the file says
                                             something about it ("" when it has no record) */
     bool below;                          /* blank: below the timer's resolution */

@@ -106,7 +106,7 @@ like "$(notes_of "$OUT" "Context switching")" '^  vm: 2p/0K ctxsw, 2p/16K ctxsw,
 
 run "$LMBENCH" see "$NOTES"
 like "$(notes_of "$OUT" "Context switching")" \
-    '^  box: 8p/64K ctxsw\?: 2 with more data is faster than 8p/16K.s 4 \(the same placement\)$' \
+    '^  box: 8p/64K ctxsw\?: 2 with more data is faster than 8p/16K.s 4 \(both same_cpu\)$' \
     "a switch with 64 KB faster than with 16 KB: marked ?, said why"
 proc=$(table_of "$OUT" "Processor, Processes")
 like "$proc" '^box       Linux 6\.1\.0-t      0\.11 0\.2\* 1\.00 1\.0\?                100\.$' \
@@ -114,7 +114,7 @@ like "$proc" '^box       Linux 6\.1\.0-t      0\.11 0\.2\* 1\.00 1\.0\?         
 pn=$(notes_of "$OUT" "Processor, Processes")
 like "$pn" "^  box: null I/O\\*: read only \\(lmbench 3's is the mean of read and write\\); write: failed \\(write: injected\\)\$" \
     "null I/O from read alone: a substitution, said"
-like "$pn" '^  box: open clos\?: its spread is 88%$' "a spread over 50%: implausible"
+like "$pn" '^  box: spread over 50%, too noisy to trust \(\?\): open clos 88%$' "a spread over 50%: implausible, the cells on one line"
 like "$pn" '^  box: measured in a disturbed step \(other work shared the CPUs\): fork proc$' \
     "a cell of a disturbed step is named"
 like "$pn" '^  box: spread over 5%: null call 9% \(3 launches\), stat 20%$' \

@@ -300,7 +300,9 @@ static void test_spread(void **state)
     r->samples[7] = 1.0;      /* medians 0.1, 0.11, 1.0: CV far over 50% */
     lmb_sum_cell_ex(&dflt, &f, column("null_call"), &x);
     assert_int_equal(x.mark, LMB_SUM_MARK_DOUBT);
-    assert_non_null(strstr(x.doubt, "between launches"));
+    assert_true(x.noisy);
+    assert_int_equal(x.spread_launches, 3);
+    assert_true(x.spread > LMB_SUM_SPREAD_DOUBT);
     lmb_rs_free(&f);
 }
 
