@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /* lmbench config: lmbench 3's configuration questions, each with its default,
  * asked on stdin (a terminal or a script feeding answers), and the answers
- * written as a key=value file for `lmbench run -c`. --defaults asks nothing. */
+ * written as a key=value file for `lmbench run -c`. --defaults asks nothing:
+ * it answers every question with its default, as the end of stdin does, so
+ * that both write the same file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "lib/mem.h"
 #include "lib/sysinfo.h"
 #include "runconf.h"
 #include "suite.h"
@@ -34,6 +36,7 @@ static void help(void)
 
 struct asker {
     bool eof;          /* stdin ended: take the defaults */
+    bool quiet;        /* --defaults: print no question */
     bool echo;         /* stdin is not a terminal: echo answers so a log reads well */
     FILE *q;           /* where the questions go: stdout, or stderr with -o - */
 };
@@ -44,6 +47,10 @@ static void ask(struct asker *a, const char *intro, const char *question, const 
 {
     char line[1024];
 
+    if (a->quiet) {
+        snprintf(ans, len, "%s", def);
+        return;
+    }
     if (intro)
         fprintf(a->q, "\n%s\n", intro);
     fprintf(a->q, "%s [%s]: ", question, def);
@@ -68,11 +75,39 @@ static void ask(struct asker *a, const char *intro, const char *question, const 
         fprintf(a->q, "%s\n", ans);
 }
 
+/* The largest MB whose copy benchmarks fit here: bw_mem's copies map the
+ * source and the destination, twice MB, in each of SYNC_MAX copies, and a
+ * benchmark takes at most three quarters of the available memory
+ * (lmb_memory_fits). UINT64_MAX when nothing says how much is available. */
+static uint64_t mb_room(const struct lmb_sconf *c)
+{
+    uint64_t avail = lmb_memory_available(NULL);
+
+    if (avail == UINT64_MAX)
+        return UINT64_MAX;
+    return (uint64_t)(0.75 * (double)avail / (2.0 * (c->parallel ? c->parallel : 1))) >> 20;
+}
+
+/* Whether the run's MB fits (see mb_room); if not, why, in err. */
+static int mb_fits(const struct lmb_sconf *c, char *err, size_t errlen)
+{
+    uint64_t mb = lmb_sconf_mb(c);
+    char why[200];
+
+    if (lmb_memory_fits(2 * (mb << 20), c->parallel, why, sizeof why) == 0)
+        return 0;
+    snprintf(err, errlen, "MB %llu is too large here: the copy benchmarks use twice it in each "
+             "of %u cop%s, which %s; at most %llu fits",
+             (unsigned long long)mb, c->parallel, c->parallel == 1 ? "y" : "ies", why,
+             (unsigned long long)mb_room(c));
+    return -1;
+}
+
 /* Asks until the answer is valid for KEY (at most 5 times, then the default). */
 static void ask_key(struct asker *a, struct lmb_sconf *c, const char *key, const char *intro,
                     const char *question, const char *def)
 {
-    char ans[1024], err[300];
+    char ans[1024], err[700];
 
     for (int tries = 0; tries < 5; tries++) {
         ask(a, tries == 0 ? intro : NULL, question, def, ans, sizeof ans);
@@ -84,17 +119,20 @@ static void ask_key(struct asker *a, struct lmb_sconf *c, const char *key, const
         }
         struct lmb_sconf before = *c;
         if (lmb_sconf_set(c, key, ans, err, sizeof err) >= 0) {
-            if ((strcmp(key, "LMBENCH_SCHED") == 0 || strcmp(key, "FSDIR") == 0) &&
-                lmb_sconf_check(c, err, sizeof err) != 0) {
+            if (((strcmp(key, "LMBENCH_SCHED") == 0 || strcmp(key, "FSDIR") == 0) &&
+                 lmb_sconf_check(c, err, sizeof err) != 0) ||
+                (strcmp(key, "MB") == 0 && mb_fits(c, err, sizeof err) != 0)) {
                 *c = before;
-                fprintf(a->q, "  %s\n", err);
+                if (!a->quiet)
+                    fprintf(a->q, "  %s\n", err);
                 if (a->eof)
                     break;
                 continue;
             }
             return;
         }
-        fprintf(a->q, "  %s\n", err);
+        if (!a->quiet)
+            fprintf(a->q, "  %s\n", err);
         if (a->eof)
             break;
     }
@@ -104,13 +142,12 @@ static void ask_key(struct asker *a, struct lmb_sconf *c, const char *key, const
 int lmb_suite_config(int argc, char **argv)
 {
     struct lmb_sconf c;
-    struct asker a = { false, !isatty(STDIN_FILENO), stdout };
+    struct asker a = { false, false, !isatty(STDIN_FILENO), stdout };
     bool defaults = false;
     const char *out = NULL;
-    char path[1100], tmp[1200], def[64], host[256] = "localhost", comment[200];
+    char path[1100], tmp[1200], def[64], host[256] = "localhost", comment[300], intro[600];
     FILE *fp;
-    time_t now = time(NULL);
-    struct tm tm;
+    uint64_t room;
 
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -140,9 +177,13 @@ int lmb_suite_config(int argc, char **argv)
     if (strcmp(out, "-") == 0)
         a.q = stderr;
 
-    if (!defaults) {
+    if (defaults) {
+        a.eof = a.quiet = true;
+    } else {
         fputs("lmbench config: the questions lmbench 3 asked before a run. Press Enter to take\n"
               "the default in brackets.\n", a.q);
+    }
+    {
         ask_key(&a, &c, "PROFILE",
                 "How much to run. quick: every table of the summary on small sizes, under a\n"
                 "minute; default: the full set at moderate sizes, a few minutes; full: every\n"
@@ -158,12 +199,30 @@ int lmb_suite_config(int argc, char **argv)
                 "all on one CPU; BALANCED spreads the copies; UNIQUE gives every process its\n"
                 "own CPU; CUSTOM \"0 2 4\" uses these CPUs in turn.",
                 "Placement", "DEFAULT");
-        snprintf(def, sizeof def, "%llu", (unsigned long long)lmb_sconf_mb(&c));
-        ask_key(&a, &c, "MB",
-                "The largest memory working set, in megabytes, for the memory latency and\n"
-                "bandwidth sweeps. More than the last-level cache by far shows main memory;\n"
-                "it must fit in free memory.",
-                "Memory size in MB", def);
+        /* The profile's size, or less when that does not fit: a power of two,
+         * so that the default does not follow every change of free memory. */
+        room = mb_room(&c);
+        if (lmb_sconf_mb(&c) <= room) {
+            snprintf(def, sizeof def, "%llu", (unsigned long long)lmb_sconf_mb(&c));
+        } else {
+            uint64_t p2 = 1;
+            while (p2 * 2 <= room)
+                p2 *= 2;
+            snprintf(def, sizeof def, "%llu", (unsigned long long)p2);
+        }
+        if (room == UINT64_MAX)
+            snprintf(intro, sizeof intro, "%s",
+                     "The largest memory working set, in megabytes, for the memory latency and\n"
+                     "bandwidth sweeps. More than the last-level cache by far shows main memory.");
+        else
+            snprintf(intro, sizeof intro,
+                     "The largest memory working set, in megabytes, for the memory latency and\n"
+                     "bandwidth sweeps. More than the last-level cache by far shows main memory.\n"
+                     "It must fit in the memory available now: the copy benchmarks use twice it\n"
+                     "in each copy run at once, within three quarters of what is available\n"
+                     "(MemAvailable, or a memory cgroup's or RLIMIT_AS's room when smaller):\n"
+                     "at most %llu here.", (unsigned long long)room);
+        ask_key(&a, &c, "MB", intro, "Memory size in MB", def);
         ask_key(&a, &c, "FSDIR",
                 "A directory for the file system benchmarks' files, on the file system you\n"
                 "want measured (not tmpfs, unless that is what you want).",
@@ -197,9 +256,8 @@ int lmb_suite_config(int argc, char **argv)
             return 1;
         }
     }
-    gmtime_r(&now, &tm);
-    snprintf(comment, sizeof comment, "written by lmbench config on %s at %04d-%02d-%02dT%02d:%02d:%02dZ",
-             host, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    /* No date: the same answers write the same file (the file's time says when). */
+    snprintf(comment, sizeof comment, "written by lmbench config on %s", host);
     if (lmb_sconf_write(&c, fp, comment) != 0 || (fp != stdout && fclose(fp) != 0)) {
         fprintf(stderr, "lmbench config: cannot write %s\n", fp == stdout ? "stdout" : tmp);
         if (fp != stdout)

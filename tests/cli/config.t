@@ -62,6 +62,40 @@ printf '\n\n\n\n/nonexistent/dir\n' | "$LMBENCH" config -o "$T/e.conf" >"$T/out"
 like "$(cat "$T/out")" 'FSDIR /nonexistent/dir: not a directory' "a missing FSDIR is explained"
 unlike "$(cat "$T/e.conf")" '^FSDIR=/nonexistent' "... and not written"
 
+# --defaults and the end of input at the first question write the same file.
+"$LMBENCH" config --defaults -o "$T/def1.conf" >/dev/null 2>&1
+"$LMBENCH" config -o "$T/def2.conf" </dev/null >"$T/out" 2>&1
+check "--defaults and </dev/null: the same file, byte for byte" cmp "$T/def1.conf" "$T/def2.conf"
+printf '' | "$LMBENCH" config -o "$T/def3.conf" >/dev/null 2>&1
+check "... and an empty script on stdin" cmp "$T/def1.conf" "$T/def3.conf"
+like "$(cat "$T/def1.conf")" '^MB=[0-9]+$' "--defaults: MB, the size the question offers"
+like "$(cat "$T/def1.conf")" '^BENCHMARK_SYSCALL=$' "--defaults: lmbench 3's per-benchmark switches, empty"
+unlike "$(cat "$T/def1.conf")" '[0-9]{4}-[0-9]{2}-[0-9]{2}' "no date in the file (the same answers, the same file)"
+run "$LMBENCH" run -c "$T/def1.conf" --list
+is "$RC:$ERR" "0:" "lmbench run -c reads it, with no key ignored"
+
+# The MB question checks the size against the memory available now: too large
+# is explained and asked again; at the end of input the default stays.
+printf '\n\n\n1073741824\n16\n' | "$LMBENCH" config -o "$T/m.conf" >"$T/out" 2>"$T/err"
+is "$?" 0 "a memory size too large, then a fitting one: exit status 0"
+like "$(cat "$T/out")" '^  MB 1073741824 is too large here: the copy benchmarks use twice it in each of 1 copy, which needs .* is available .*; at most [0-9]+ fits$' \
+    "MB larger than the available memory: refused with the reason and what fits"
+like "$(cat "$T/out")" 'at most [0-9]+ here\.$' "the question says how much fits"
+like "$(cat "$T/m.conf")" '^MB=16$' "... and asked again"
+printf '\n4\n\n1073741824\n' | "$LMBENCH" config -o "$T/m2.conf" >"$T/out" 2>"$T/err"
+like "$(cat "$T/out")" 'in each of 4 copies' "the copies at once count in the memory needed"
+like "$(cat "$T/m2.conf")" '^MB=[0-9]+$' "too large then the end of input: the default"
+unlike "$(cat "$T/m2.conf")" '^MB=1073741824$' "... never the size that does not fit"
+# A smaller address-space limit is what is available (the question's rule).
+if (ulimit -v 2000000 2>/dev/null); then
+    (ulimit -v 2000000; printf '\n\n\n4096\n' | "$LMBENCH" config -o "$T/m3.conf" >"$T/out" 2>"$T/err")
+    like "$(cat "$T/out")" 'MB 4096 is too large here: .*RLIMIT_AS' "under ulimit -v 2 GB: MB 4096 is refused, RLIMIT_AS named"
+    like "$(cat "$T/m3.conf")" '^MB=[0-9]+$' "... and a default that fits is written"
+else
+    skip "ulimit -v is not available"
+    skip "ulimit -v is not available"
+fi
+
 # -o - : the file on stdout, the questions on stderr.
 run "$LMBENCH" config --defaults -o -
 ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q '^PROFILE=default$'; echo $?) "-o -: the file on stdout"
