@@ -96,9 +96,10 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* Uniform in [0, n) for n < 2^32: the high half of a 32x32-bit product. */
 static size_t rng_below(uint64_t *s, size_t n)
 {
-    return (size_t)((rng_next(s) >> 11) * (1.0 / 9007199254740992.0) * (double)n) % n;
+    return (size_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
 }
 
 /* The k-th smallest (0-based) of x[0..n-1], reordering x. */
@@ -209,25 +210,53 @@ double lmb_cs_launch_cv(const struct lmb_cs_side *s)
     return sqrt(ss / (double)(L - 1)) / mean;
 }
 
+struct ranked {
+    double v;
+    size_t i;
+};
+
+static int by_value(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The value of rank k (0-based) among the drawn ranks: count[r] draws of rank r. */
+static double kth_drawn(const size_t *count, const double *sorted, size_t k)
+{
+    size_t r = 0, seen = count[0];
+
+    while (seen <= k)
+        seen += count[++r];
+    return sorted[r];
+}
+
 /* The bootstrap variance of the log median of s, scaled for few groups, and
- * its degrees of freedom. Returns -1 when memory is short. */
+ * its degrees of freedom. A resample draws samples, and its median is an order
+ * statistic of what was drawn: each sample's rank among all of s is counted, so
+ * no resample is sorted. Returns -1 when memory is short. */
 static int side_variance(const struct lmb_cs_side *s, unsigned B, uint64_t seed, double *var,
                          double *df)
 {
     const size_t *sz;
-    size_t one, L = groups(s, &sz, &one), maxn = 0, *off;
-    double *pool, mean = 0, m2 = 0;
+    size_t one, L = groups(s, &sz, &one), *off = malloc(L * sizeof *off);
+    size_t *rank = malloc(s->n * sizeof *rank), *count = malloc(s->n * sizeof *count);
+    double *sorted = malloc(s->n * sizeof *sorted), mean = 0, m2 = 0;
+    struct ranked *rk = malloc(s->n * sizeof *rk);
     uint64_t st = seed;
 
-    for (size_t i = 0; i < L; i++)
-        if (sz[i] > maxn)
-            maxn = sz[i];
-    pool = malloc(L * maxn * sizeof *pool);
-    off = malloc(L * sizeof *off);
-    if (pool == NULL || off == NULL) {
-        free(pool);
-        free(off);
+    if (off == NULL || rank == NULL || count == NULL || sorted == NULL || rk == NULL) {
+        free(off), free(rank), free(count), free(sorted), free(rk);
         return -1;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        rk[i] = (struct ranked){ s->x[i], i };
+    qsort(rk, s->n, sizeof *rk, by_value);
+    for (size_t r = 0; r < s->n; r++) {
+        sorted[r] = rk[r].v;
+        rank[rk[r].i] = r;
     }
     for (size_t i = 0, o = 0; i < L; i++) {
         off[i] = o;
@@ -236,18 +265,22 @@ static int side_variance(const struct lmb_cs_side *s, unsigned B, uint64_t seed,
     for (unsigned b = 0; b < B; b++) {
         size_t np = 0;
         double v, d;
+        memset(count, 0, s->n * sizeof *count);
         for (size_t l = 0; l < L; l++) {
             size_t g = L == 1 ? 0 : rng_below(&st, L);
             for (size_t k = 0; k < sz[g]; k++)
-                pool[np++] = s->x[off[g] + rng_below(&st, sz[g])];
+                count[rank[off[g] + rng_below(&st, sz[g])]]++;
+            np += sz[g];
         }
-        v = log(median_inplace(pool, np));
+        v = kth_drawn(count, sorted, np / 2);
+        if (np % 2 == 0)
+            v = (v + kth_drawn(count, sorted, np / 2 - 1)) / 2;
+        v = log(v);
         d = v - mean;                 /* Welford */
         mean += d / (double)(b + 1);
         m2 += d * (v - mean);
     }
-    free(pool);
-    free(off);
+    free(off), free(rank), free(count), free(sorted), free(rk);
     *var = B > 1 ? m2 / (double)(B - 1) : 0;
     if (L >= 2) {
         *var *= (double)L / (double)(L - 1);
