@@ -347,7 +347,10 @@ void lmb_cs_test(const struct lmb_cs_opts *o, const struct lmb_cs_side *base,
         }
         return;
     }
-    r->ratio = median_of(nw->x, nw->n) / median_of(base->x, base->n);
+    if (base->headline_min && nw->headline_min)
+        r->ratio = nw->value / base->value;
+    else
+        r->ratio = median_of(nw->x, nw->n) / median_of(base->x, base->n);
     if (base->n < o->min_samples || nw->n < o->min_samples) {
         r->reason = "too few samples";
         return;

@@ -342,7 +342,9 @@ static long pair_records(const struct lmb_rs_file *base, const struct lmb_rs_fil
 static struct lmb_cs_side side_of(const struct lmb_rs_record *r)
 {
     struct lmb_cs_side s = { .x = r->samples, .n = r->nsamples, .launch_n = r->launch_n,
-                             .nlaunches = r->nlaunches, .value = r->value };
+                             .nlaunches = r->nlaunches, .value = r->value,
+                             .headline_min = r->headline != NULL &&
+                                             strcmp(r->headline, "min") == 0 };
     return s;
 }
 
@@ -534,6 +536,7 @@ static json_t *row_json(const struct row *w)
         json_object_set_new(o, "between_launch_cv",
                             stat ? num_or_null(k ? w->cs.cv_new : w->cs.cv_base) : json_null());
         json_object_set_new(o, "compat", json_string(r->compat ? r->compat : "same"));
+        json_object_set_new(o, "disturbed", json_boolean(r->disturbed));
         json_object_set_new(o, "ends", lmb_rs_pstr(r, "ends") ? json_string(lmb_rs_pstr(r, "ends"))
                                                               : json_null());
     }
@@ -619,7 +622,7 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
 {
     struct row *rows = NULL;
     size_t only_base, only_new, shown = 0, counts[V_COUNT] = { 0 }, placed = 0;
-    size_t why_few = 0, why_unknown = 0, why_wide = 0;
+    size_t why_few = 0, why_unknown = 0, why_wide = 0, disturbed = 0;
     long nrows = pair_records(base, nf, &rows, &only_base, &only_new);
     int regressions = 0;
     char desc[700];
@@ -653,6 +656,8 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
         counts[w->verdict]++;
         if (w->placement[0])
             placed++;
+        if (w->b->disturbed || w->n->disturbed)
+            disturbed++;
         if (w->verdict == V_UNKNOWN && w->cs.reason) {
             if (strstr(w->cs.reason, "few"))
                 why_few++;
@@ -693,6 +698,9 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
         if (placed)
             fprintf(out, "%zu compared across placements (the placement line under each)\n",
                     placed);
+        if (disturbed)
+            fprintf(out, "%zu measured in a step that shared its CPUs beyond the threshold "
+                         "(disturbed) in base or new\n", disturbed);
         fprintf(out, "verdicts: 95%% intervals of the ratio of medians (bootstrap over launches "
                      "and samples), false-discovery rate %g, effect floor %g%% or the "
                      "between-launch spread where larger\n",

@@ -6,7 +6,8 @@
  * near 5%, and no verdict survives the floor and BH), identical samples, ties,
  * one sample, too few samples, a side without samples (unknown spread, and the
  * margin against the other side's launches), the between-launch CV and the
- * floor it sets, and reproducibility of the fixed-seed bootstrap. */
+ * floor it sets, headlines that are minima, and reproducibility of the
+ * fixed-seed bootstrap. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -313,6 +314,19 @@ static void test_launch_cv_and_seed(void **state)
     /* The floor is the between-launch CV, far above 3%. */
     assert_true(r1.floor >= 0.5);
     assert_true(r1.df > 1.9);
+
+    /* Headlines that are minima: the point is their ratio (1.1 / 1.0), not
+     * the medians' (2.2 / 2.0 would be the same here, so the values differ). */
+    a.value = 1.0;
+    b.value = 1.0 * 1.25;
+    a.headline_min = b.headline_min = true;
+    lmb_cs_test(&o, &a, &b, false, 99, &r3);
+    assert_true(fabs(r3.ratio - 1.25) < 1e-12);
+    assert_true(r3.lo < 1.25 && r3.hi > 1.25);
+    /* One side's headline a minimum, the other's a median: medians. */
+    b.headline_min = false;
+    lmb_cs_test(&o, &a, &b, false, 99, &r3);
+    assert_true(fabs(r3.ratio - 2.1 / 2.0) < 1e-12);
 }
 
 int main(void)
