@@ -270,6 +270,35 @@ static void row_notes(const struct see *S, const struct lmb_sum_table *t, struct
     free(items.s);
 }
 
+/* When the rows' two-ended cells are of different placements (one file's
+ * same_cpu beside an lmbench 3 file's unpinned), one line says which. */
+static void placement_note(const struct see *S, const struct lmb_sum_table *t,
+                           struct column *cols, struct text *out)
+{
+    struct text who = { 0 };
+    const char *first = NULL;
+    bool differ = false;
+
+    for (int r = 0; r < S->nfiles; r++) {
+        const char *e = NULL;
+        char host[300];
+        for (int c = 0; c < t->ncols && e == NULL; c++)
+            if (cols[c].x[r].rec != NULL)
+                e = lmb_rs_pstr(cols[c].x[r].rec, "ends");
+        if (e == NULL)
+            continue;
+        if (first != NULL && strcmp(first, e) != 0)
+            differ = true;
+        if (first == NULL)
+            first = e;
+        host_cell(S, r, host, sizeof host);
+        add(&who, "%s%s %s", who.len ? ", " : "", host, e);
+    }
+    if (differ)
+        add(out, "  rows of different placements: %s\n", who.s);
+    free(who.s);
+}
+
 /* The run's own warnings for file f, one line each, into out (with prefix). */
 static void run_warnings(const struct lmb_rs_file *f, const char *prefix, struct text *out,
                          const int counts[4])
@@ -500,6 +529,8 @@ static void print_text(const struct see *S, FILE *out)
             fprintf(out, "%s\n", line);
             row_notes(S, t, cols, r, &notes, counts[r]);
         }
+        if (ok)
+            placement_note(S, t, cols, &notes);
         /* Under the table, after a blank line: a reader of lmbench 3's page
          * stops at the blank line, and finds the table as it was. */
         if (notes.len)

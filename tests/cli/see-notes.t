@@ -102,6 +102,12 @@ like "$(table_of "$OUT" "Context switching")" '^vm        Linux 6\.18\.44$' \
 like "$(notes_of "$OUT" "Context switching")" '^  vm: 2p/0K ctxsw, 2p/16K ctxsw, 2p/64K ctxsw, 8p/16K ctxsw, 8p/64K ctxsw, 16p/16K ctxsw, 16p/64K ctxsw: blank: no same_cpu figure; --ends unpinned shows the unpinned one$' \
     "... and the note says the unpinned figures are there"
 
+run "$LMBENCH" see "$NOTES" "$RAW3"
+like "$(notes_of "$OUT" "Context switching")" '^  rows of different placements: box same_cpu, vm unpinned$' \
+    "rows of different placements in one table: said under it"
+unlike "$(notes_of "$OUT" "*Local* Communication bandwidths")" 'rows of different placements' \
+    "... and not under a table where only one row has two-ended cells"
+
 # --- marks and notes ---------------------------------------------------------------------
 
 run "$LMBENCH" see "$NOTES"
