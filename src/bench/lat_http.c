@@ -183,8 +183,9 @@ static int lat_http_main(struct lmb_ctx *ctx, int argc, char **argv)
 
     if (serve && stop)
         return lmb_usage_error(ctx, "-s and -S exclude each other");
-    if ((serve || stop) && ctx->opt.json)
-        return lmb_usage_error(ctx, "--json applies to measurements, not to -%c", serve ? 's' : 'S');
+    if ((serve || stop) && (ctx->opt.json || ctx->opt.launch > 0))
+        return lmb_usage_error(ctx, "%s applies to measurements, not to -%c",
+                               ctx->opt.launch > 0 ? "--launches" : "--json", serve ? 's' : 'S');
     if (!serve && (lmb_opt_arg(ctx, 'b') || lmb_opt_arg(ctx, 'a') || lmb_opt_arg(ctx, 'd')))
         return lmb_usage_error(ctx, "-b, -a and -d apply only to -s (the server)");
     if ((rc = lmb_net_port(ctx, &lmb_http_cmd, &port)) != 0)

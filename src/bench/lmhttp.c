@@ -51,7 +51,7 @@ const struct lmb_bench lmb_bench_lmhttp = {
     .name = "lmhttp",
     .summary = "The HTTP/1.0 server that lat_http measures",
     .category = LMB_CAT_NETWORK,
-    .common = 0,
+    .common = LMB_NO_LAUNCHES,
     .args = "[port]",
     .help = "Starts a server in the background that answers GET requests from a static\n"
             "document tree, and returns once it listens. lat_http -S HOST [PORT] stops it;\n"

@@ -38,6 +38,9 @@ const char *lmb_category_name(enum lmb_category c);
 #define LMB_USE_N 4u          /* -N */
 #define LMB_USE_THREADS 8u    /* --threads: its partners can be threads */
 #define LMB_USE_PWN (LMB_USE_P | LMB_USE_W | LMB_USE_N)
+/* Refuses --launches: the command is not a measurement (a server, a tool);
+ * every other command accepts it. */
+#define LMB_NO_LAUNCHES 16u
 
 /* One variant of a command (bw_mem's rd, lat_syscall's null ...). */
 struct lmb_variant {
@@ -82,6 +85,9 @@ struct lmb_common {
     double timeout_s;        /* --timeout: per measurement; 0 = none */
     double min_time_s;       /* --min-time: overrides ENOUGH when > 0 */
     const char *cpus;        /* --cpus, as given */
+    unsigned launches;       /* --launches K: fresh processes that measure (1: this one) */
+    unsigned launch;         /* this process is launch i (1 .. K-1) of another's --launches
+                                (LMBENCH_LAUNCH); 0 otherwise */
 };
 
 #define LMB_DEFAULT_REPETITIONS 11

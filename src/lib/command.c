@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "lib/launch.h"
 #include "lib/sizes.h"
 
 const char *lmb_category_name(enum lmb_category c)
@@ -56,7 +57,9 @@ const char *lmb_opt_arg(const struct lmb_ctx *ctx, char flag)
 
 /* --- the common options ------------------------------------------------------ */
 
-enum opt_id { O_P, O_W, O_N, O_JSON, O_THREADS, O_CPUS, O_TIMEOUT, O_MINTIME, O_LIST, O_HELP };
+enum opt_id {
+    O_P, O_W, O_N, O_JSON, O_THREADS, O_CPUS, O_TIMEOUT, O_MINTIME, O_LAUNCHES, O_LIST, O_HELP
+};
 
 struct common_opt {
     enum opt_id id;
@@ -81,6 +84,8 @@ static const struct common_opt common_opts[] = {
       0, "give up on a measurement after SEC seconds (default 300; 0: never)" },
     { O_MINTIME, 0, "min-time", "SEC", 0,
       "make each timed interval last at least SEC seconds (overrides ENOUGH)" },
+    { O_LAUNCHES, 0, "launches", "K", 0,
+      "measure in K fresh processes, one after another, and pool their samples (default 1)" },
     { O_LIST, 0, "list", NULL, 0, "list the variants" },
     { O_HELP, 'h', "help", NULL, 0, "show this help" },
 };
@@ -88,6 +93,9 @@ static const struct common_opt common_opts[] = {
 
 static bool applies(const struct lmb_bench *b, const struct common_opt *o)
 {
+    /* --launches applies to every measurement; a server or tool refuses it. */
+    if (o->id == O_LAUNCHES && (b->common & LMB_NO_LAUNCHES))
+        return false;
     return o->need == 0 || (b->common & o->need) != 0;
 }
 
@@ -96,6 +104,7 @@ struct parsed {
     bool help, list;
     int npos;
     char **pos;
+    bool *launches_arg;     /* per argv index: part of a --launches option */
 };
 
 static int set_common(struct lmb_ctx *ctx, struct parsed *p, const struct common_opt *o,
@@ -141,6 +150,11 @@ static int set_common(struct lmb_ctx *ctx, struct parsed *p, const struct common
             goto bad;
         }
         return 0;
+    case O_LAUNCHES:
+        if (lmb_parse_uint(v, 1, LMB_MAX_LAUNCHES, &x, why, sizeof why) != 0)
+            goto bad;
+        ctx->opt.launches = (unsigned)x;
+        return 0;
     case O_LIST:
         p->list = true;
         return 0;
@@ -169,6 +183,9 @@ static void record_settings(struct lmb_ctx *ctx, const char *interval_source)
     lmb_report_setting(r, (struct lmb_setting){ "repetitions", LMB_SET_INT, o->repetitions, 0,
                                                 NULL });
     lmb_report_setting(r, (struct lmb_setting){ "timeout_s", LMB_SET_REAL, 0, o->timeout_s, NULL });
+    if (!(ctx->bench->common & LMB_NO_LAUNCHES))
+        lmb_report_setting(r, (struct lmb_setting){ "launches", LMB_SET_INT, o->launches, 0,
+                                                    NULL });
     lmb_report_setting(r, (struct lmb_setting){ "interval_us", LMB_SET_REAL, 0,
                                                 (double)ctx->interval_ns / 1e3, NULL });
     lmb_report_setting(r, (struct lmb_setting){ "interval_source", LMB_SET_STR, 0, 0,
@@ -345,7 +362,8 @@ static int parse_args(struct lmb_ctx *ctx, int argc, char **argv, struct parsed 
     char q[LMB_QUOTE_BUF];
 
     p->pos = calloc((size_t)argc + 1, sizeof *p->pos);
-    if (p->pos == NULL) {
+    p->launches_arg = calloc((size_t)argc + 1, sizeof *p->launches_arg);
+    if (p->pos == NULL || p->launches_arg == NULL) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -371,6 +389,8 @@ static int parse_args(struct lmb_ctx *ctx, int argc, char **argv, struct parsed 
                     snprintf(err, errlen, "unknown option '%s'", lmb_quote(a, q, sizeof q));
                 return -1;
             }
+            if (o->id == O_LAUNCHES)
+                p->launches_arg[i] = true;
             if (o->arg) {
                 if (a[2 + n] == '=')
                     v = a + 3 + n;
@@ -381,6 +401,8 @@ static int parse_args(struct lmb_ctx *ctx, int argc, char **argv, struct parsed 
                     return -1;
                 }
             }
+            if (o->id == O_LAUNCHES)
+                p->launches_arg[i] = true;
             if (set_common(ctx, p, o, v, err, errlen) != 0)
                 return -1;
             continue;
@@ -465,9 +487,98 @@ static int check_streams(const struct lmb_ctx *ctx, const struct lmb_streams *io
     return rc == LMB_EXIT_USAGE ? rc : LMB_EXIT_FAILED;
 }
 
+/* This process's number when it is an earlier launch of another's
+ * --launches (LMBENCH_LAUNCH=i), else 0. */
+static unsigned launch_number(void)
+{
+    const char *v = getenv(LMB_LAUNCH_ENV);
+    uint64_t x;
+    char why[100];
+
+    if (v == NULL || *v == '\0')
+        return 0;
+    if (lmb_parse_uint(v, 1, LMB_MAX_LAUNCHES, &x, why, sizeof why) != 0)
+        return LMB_MAX_LAUNCHES;   /* set, whatever it holds: never launch again */
+    return (unsigned)x;
+}
+
+/* --launches K with K > 1: the earlier launches' records, the stream that
+ * keeps what the last one says, and the arguments they are given. */
+struct launching {
+    bool on;
+    struct lmb_launch_pool pool;
+    struct lmb_launcher L;
+};
+
+/* Runs launches 1 .. K-1 (the arguments without --launches) and points the
+ * report at their pool and the messages at the tee. Returns 0 to go on and
+ * measure, else the command's exit status. */
+static int launches_start(struct lmb_ctx *ctx, struct launching *lw, const struct parsed *p,
+                          int argc, char **argv, FILE *messages)
+{
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    int nargs = 0, rc;
+    FILE *tee;
+
+    if (args == NULL || lmb_launch_pool_init(&lw->pool, ctx->opt.launches) != 0) {
+        free(args);
+        if (messages)
+            fprintf(messages, "%s: out of memory\n", ctx->prog);
+        return LMB_EXIT_FAILED;
+    }
+    lw->on = true;
+    for (int i = 1; i < argc; i++)
+        if (!p->launches_arg[i])
+            args[nargs++] = argv[i];
+    lmb_launcher_init(&lw->L, ctx->prog, ctx->opt.launches, messages);
+    rc = lmb_launcher_run(&lw->L, ctx->bench->name, args, nargs, &lw->pool);
+    free(args);
+    if (rc != 0)
+        return rc;
+    ctx->report.pool = &lw->pool;
+    /* A launch that gave nothing is a failure of the command, whatever the
+     * others measured. */
+    ctx->report.counts[LMB_FAILED] += lw->L.lost;
+    tee = lmb_launcher_tee(&lw->L);
+    if (tee != NULL)
+        ctx->report.messages = tee;
+    return 0;
+}
+
+/* After the last launch: says which records only earlier launches measured,
+ * passes on the earlier launches' messages, frees. */
+static void launches_end(struct lmb_ctx *ctx, struct launching *lw, FILE *messages)
+{
+    if (!lw->on)
+        return;
+    ctx->report.messages = messages;
+    if (ctx->report.pool != NULL) {
+        for (size_t i = 0; i < lw->pool.n; i++) {
+            const struct lmb_pool_entry *e = &lw->pool.e[i];
+            unsigned which[LMB_MAX_LAUNCHES], n = 0;
+            char desc[512], list[256];
+            if (e->taken)
+                continue;
+            for (unsigned j = 0; j + 1 < lw->pool.k; j++)
+                if (e->present[j])
+                    which[n++] = j + 1;
+            lmb_launch_key_describe(e->key, desc, sizeof desc);
+            lmb_launch_list_text(which, n, list, sizeof list);
+            lmb_report_warn(&ctx->report, "%s: measured by launch%s %s of %u but not by the last; "
+                                          "not reported", desc[0] ? desc : ctx->bench->name,
+                            n > 1 ? "es" : "", list, lw->pool.k);
+        }
+        ctx->report.pool = NULL;
+    }
+    lmb_launcher_finish(&lw->L);
+    lmb_launch_pool_free(&lw->pool);
+    lw->on = false;
+}
+
 int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char **argv,
                     const struct lmb_streams *io)
 {
+    struct launching lw = { .on = false };
     struct lmb_ctx *ctx;
     struct lmb_streams use = *io;
     struct parsed p = { 0 };
@@ -492,6 +603,8 @@ int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char 
     ctx->opt.parallel = 1;
     ctx->opt.repetitions = LMB_DEFAULT_REPETITIONS;
     ctx->opt.timeout_s = LMB_DEFAULT_TIMEOUT_S;
+    ctx->opt.launches = 1;
+    ctx->opt.launch = launch_number();
     ctx->report.messages = io->messages;   /* for usage errors before the report opens */
 
     if (parse_args(ctx, argc, argv, &p, err, sizeof err) != 0) {
@@ -519,6 +632,16 @@ int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char 
         rc = LMB_EXIT_SKIPPED;
         goto done;
     }
+    /* An earlier launch of another's --launches never launches again. */
+    if (ctx->opt.launch > 0)
+        ctx->opt.launches = 1;
+    if (ctx->opt.launches > 1 && !lmb_have_json()) {
+        if (io->messages)
+            fprintf(io->messages, "%s: --launches: this lmbench was built without jansson\n",
+                    prog);
+        rc = LMB_EXIT_SKIPPED;
+        goto done;
+    }
     if (lmb_sched_setup(&ctx->sched, getenv("LMBENCH_SCHED"), ctx->opt.cpus, err, sizeof err) != 0) {
         rc = lmb_usage_error(ctx, "%s", err);
         goto done;
@@ -542,7 +665,12 @@ int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char 
         lmb_record_init(&r, b->name, "", LMB_UNIT_US);
         rc = lmb_report_unmeasured(ctx, &r, LMB_SKIPPED, "%s", why_not);
     } else {
-        rc = b->main(ctx, p.npos, p.pos);
+        rc = ctx->opt.launches > 1
+                 ? launches_start(ctx, &lw, &p, argc, argv, io->messages)
+                 : LMB_EXIT_OK;
+        if (rc == LMB_EXIT_OK)
+            rc = b->main(ctx, p.npos, p.pos);
+        launches_end(ctx, &lw, io->messages);
     }
     if (rc == LMB_EXIT_OK) {
         if (use.json != NULL) {
@@ -559,12 +687,14 @@ int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char 
     rc = check_streams(ctx, &use, rc, ctx->report.write_errno);
     lmb_report_close(&ctx->report);
     free(p.pos);
+    free(p.launches_arg);
     free(ctx->optv);
     free(ctx);
     return rc;
 done:
     rc = check_streams(ctx, &use, rc, 0);
     free(p.pos);
+    free(p.launches_arg);
     free(ctx->optv);
     free(ctx);
     return rc;

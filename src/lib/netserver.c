@@ -713,8 +713,9 @@ int lmb_net_modes(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_n
     }
     if (serve && stop)
         return lmb_usage_error(ctx, "-s and -S exclude each other");
-    if (ctx->opt.json)
-        return lmb_usage_error(ctx, "--json applies to measurements, not to -%c", serve ? 's' : 'S');
+    if (ctx->opt.json || ctx->opt.launch > 0)
+        return lmb_usage_error(ctx, "%s applies to measurements, not to -%c",
+                               ctx->opt.launch > 0 ? "--launches" : "--json", serve ? 's' : 'S');
     if (argc > 0)
     {
         char q[LMB_QUOTE_BUF];

@@ -124,6 +124,14 @@ void lmb_record_param_double(struct lmb_record *r, const char *key, double v)
     p->dval = v;
 }
 
+static void set_headline(struct lmb_record *r)
+{
+    r->has_stats = true;
+    r->value = r->headline == LMB_HEAD_MIN   ? r->stats.min
+               : r->headline == LMB_HEAD_MAX ? r->stats.max
+                                             : r->stats.median;
+}
+
 int lmb_record_finish(struct lmb_record *r, struct lmb_result *res)
 {
     double divisor = unit_divisor(r->unit);
@@ -157,10 +165,7 @@ int lmb_record_finish(struct lmb_record *r, struct lmb_result *res)
             lmb_result_set_status(&r->result, LMB_FAILED, "a sample is not a finite number");
         return 0;
     }
-    r->has_stats = true;
-    r->value = r->headline == LMB_HEAD_MIN   ? r->stats.min
-               : r->headline == LMB_HEAD_MAX ? r->stats.max
-                                             : r->stats.median;
+    set_headline(r);
     return 0;
 }
 
@@ -168,7 +173,99 @@ void lmb_record_free(struct lmb_record *r)
 {
     free(r->values);
     r->values = NULL;
+    if (r->launches != NULL) {
+        lmb_launches_free(r->launches);
+        free(r->launches);
+        r->launches = NULL;
+    }
     lmb_result_free(&r->result);
+}
+
+/* --- launches (--launches K) ------------------------------------------------ */
+
+/* The record's identity as lmb_launch_key makes it, with each parameter's
+ * value written as its JSON rendering is read back (report_json.c writes reals
+ * with 10 significant digits). */
+static int record_key(const struct lmb_record *r, char *buf, size_t len)
+{
+    const char *keys[LMB_MAX_PARAMS], *vals[LMB_MAX_PARAMS];
+    char text[LMB_MAX_PARAMS][160];
+
+    for (size_t i = 0; i < r->nparams; i++) {
+        const struct lmb_param *p = &r->params[i];
+        keys[i] = p->key;
+        switch (p->type) {
+        case LMB_PARAM_INT: snprintf(text[i], sizeof text[i], "%lld", p->ival); break;
+        case LMB_PARAM_STR: snprintf(text[i], sizeof text[i], "%s", p->sval); break;
+        case LMB_PARAM_BOOL: snprintf(text[i], sizeof text[i], p->ival ? "true" : "false"); break;
+        case LMB_PARAM_DOUBLE:
+            if (isfinite(p->dval))
+                snprintf(text[i], sizeof text[i], "%.10g", p->dval);
+            else
+                snprintf(text[i], sizeof text[i], "null");
+            break;
+        }
+        vals[i] = text[i];
+    }
+    return lmb_launch_key(buf, len, r->benchmark, r->case_name, keys, vals, r->nparams);
+}
+
+/* Merges the earlier launches of r's identity into the finished record r. */
+static void merge_launches(struct lmb_report *rep, struct lmb_record *r)
+{
+    struct lmb_launch own;
+    struct lmb_launches *ls;
+    char key[4096], warn[LMB_WARNING_LEN];
+    double *pool, *samples, divisor = unit_divisor(r->unit);
+    size_t n;
+
+    if (rep->pool == NULL)
+        return;
+    memset(&own, 0, sizeof own);
+    own.status = r->result.status;
+    snprintf(own.reason, sizeof own.reason, "%s", r->result.reason);
+    own.samples = r->values;
+    own.n = r->values != NULL ? r->result.n : 0;
+    own.iters = r->result.iters;
+    if (record_key(r, key, sizeof key) != 0) {
+        lmb_result_warn(&r->result, "measured in this launch only: its name is too long to match");
+        return;
+    }
+    ls = calloc(1, sizeof *ls);
+    if (ls == NULL || lmb_launch_pool_take(rep->pool, key, &own, ls) != 0) {
+        free(ls);
+        lmb_result_warn(&r->result, "measured in this launch only: out of memory");
+        return;
+    }
+    r->launches = ls;
+    if (lmb_launches_warning(ls, warn, sizeof warn))
+        lmb_result_warn(&r->result, "%s", warn);
+    if (lmb_launches_pool(ls, &pool, &n) != 0) {
+        lmb_result_warn(&r->result, "the launches' samples not pooled: out of memory");
+        return;
+    }
+    if (n == 0)
+        return;   /* no launch is ok: the record keeps its own samples */
+    samples = malloc(n * sizeof *samples);
+    if (samples == NULL) {
+        free(pool);
+        lmb_result_warn(&r->result, "the launches' samples not pooled: out of memory");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        samples[i] = pool[i] * divisor;
+    free(r->result.samples);
+    free(r->values);
+    r->result.samples = samples;
+    r->result.n = n;
+    r->values = pool;
+    r->has_stats = false;
+    if (lmb_stats_compute(r->values, n, &r->stats) != 0) {
+        if (r->result.status == LMB_OK)
+            lmb_result_set_status(&r->result, LMB_FAILED, "a sample is not a finite number");
+        return;
+    }
+    set_headline(r);
 }
 
 /* --- classic lines -------------------------------------------------------- */
@@ -395,15 +492,19 @@ static void classic_write(struct lmb_report *rep, const char *text)
     }
 }
 
-void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res)
+/* Finishes r (with the earlier launches' samples when there are launches),
+ * counts it and says its status and warnings. */
+static void add_finish(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res)
 {
-    char line[512];
-
     lmb_record_finish(r, res);
+    merge_launches(rep, r);
     rep->counts[r->result.status]++;
     record_messages(rep, r);
-    if (lmb_render_classic(r, line, sizeof line) > 0)
-        classic_write(rep, line);
+}
+
+/* Keeps the finished record for the JSON document (or frees it). */
+static void add_keep(struct lmb_report *rep, struct lmb_record *r)
+{
     if (rep->json == NULL) {
         lmb_record_free(r);
         return;
@@ -425,6 +526,16 @@ void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_res
     memset(r, 0, sizeof *r);
 }
 
+void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res)
+{
+    char line[512];
+
+    add_finish(rep, r, res);
+    if (lmb_render_classic(r, line, sizeof line) > 0)
+        classic_write(rep, line);
+    add_keep(rep, r);
+}
+
 /* --- two records, one line (operating-system benchmarks) ------------------ */
 
 /* The headline (median) of a raw ok result, in the unit's base (ns for a
@@ -441,16 +552,21 @@ static double raw_median(const struct lmb_result *r)
 void lmb_report_add_pair(struct lmb_report *rep, struct lmb_record *a, struct lmb_result *ra,
                          struct lmb_record *b, struct lmb_result *rb)
 {
-    double va = raw_median(ra), vb = raw_median(rb);
+    double va, vb;
     char line[512] = "";
 
+    /* Finished first: with launches their samples are then the pooled ones. */
+    add_finish(rep, a, ra);
+    add_finish(rep, b, rb);
+    va = raw_median(&a->result);
+    vb = raw_median(&b->result);
     /* Size in KiB, files per sample, then operations per second of each record
      * (their samples are nanoseconds per operation). */
     if (a->classic == LMB_CLASSIC_FS_PAIR && va > 0 && vb > 0)
         snprintf(line, sizeof line, "%.0fk\t%.0f\t%.0f\t%.0f\n", floor(a->classic_x / 1024.0),
                  a->classic_y, 1e9 / va, 1e9 / vb);
-    lmb_report_add(rep, a, ra);
-    lmb_report_add(rep, b, rb);
+    add_keep(rep, a);
+    add_keep(rep, b);
     if (line[0])
         classic_write(rep, line);
 }

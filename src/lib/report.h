@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "lib/clock.h"
+#include "lib/launchpool.h"
 #include "lib/result.h"
 #include "lib/stats.h"
 #include "lib/sysinfo.h"
@@ -120,6 +121,10 @@ struct lmb_record {
     bool has_stats;
     struct lmb_stats stats;    /* of values */
     double value;              /* the headline statistic */
+    /* With --launches K (K > 1), set by lmb_report_add: every launch's outcome,
+     * the last this process's; result.samples, values, stats and value are then
+     * of the pooled samples (the ok launches', in order). NULL: one launch. */
+    struct lmb_launches *launches;
 };
 
 void lmb_record_init(struct lmb_record *r, const char *benchmark, const char *case_name,
@@ -183,6 +188,9 @@ struct lmb_report {
     char run_id[48];
     struct lmb_host host;            /* probed at open when json is set */
     int write_errno;                 /* first error writing classic lines or the document */
+    /* --launches K: what the earlier launches measured, merged into each record
+     * added (NULL: this is the only launch). Not owned. */
+    struct lmb_launch_pool *pool;
 };
 
 void lmb_report_open(struct lmb_report *rep, const char *prog, const struct lmb_streams *io);
@@ -193,7 +201,11 @@ void lmb_report_setting(struct lmb_report *rep, struct lmb_setting s);
 
 /* Finishes *r with *res and shows it: the classic line now (or nothing), kept
  * for the JSON document when there is one; a message on the messages stream for
- * any status but ok, and each warning of the result. */
+ * any status but ok, and each warning of the result. With a launch pool
+ * (rep->pool) the record first takes the earlier launches' outcomes of its
+ * identity: its values become the ok launches' samples followed by its own,
+ * its statistics and headline (so the classic line) are of that pool, and a
+ * warning says which launches were not ok; its own status stays. */
 void lmb_report_add(struct lmb_report *rep, struct lmb_record *r, struct lmb_result *res);
 
 /* Two records shown as one classic line (lat_fs's create and delete rates of one

@@ -178,6 +178,57 @@ static json_t *partners_json(const struct lmb_result *res, bool *ok)
     return all;
 }
 
+/* "launches": each launch's status, reason, samples and their statistics;
+ * "between_launches": the ok launches' medians and their CV. */
+static void launches_json(json_t *o, const struct lmb_launches *ls, bool *ok)
+{
+    json_t *all = json_array(), *medians = json_array(), *between = json_object();
+    struct lmb_between bl;
+
+    if (all == NULL || medians == NULL || between == NULL) {
+        json_decref(all);
+        json_decref(medians);
+        json_decref(between);
+        *ok = false;
+        return;
+    }
+    for (unsigned i = 0; i < ls->k; i++) {
+        const struct lmb_launch *l = &ls->l[i];
+        json_t *one = json_object(), *samples = json_array();
+        struct lmb_stats st;
+        if (one == NULL || samples == NULL) {
+            json_decref(one);
+            json_decref(samples);
+            *ok = false;
+            break;
+        }
+        for (size_t j = 0; j < l->n; j++)
+            if (json_array_append_new(samples, real_or_null(l->samples[j])) != 0)
+                *ok = false;
+        put(one, "launch", json_integer((json_int_t)i + 1), ok);
+        put(one, "status", json_string(lmb_status_name(l->status)), ok);
+        put(one, "reason", l->reason[0] ? text_json(l->reason) : json_null(), ok);
+        put(one, "samples", samples, ok);
+        if (l->n > 0 && lmb_stats_compute(l->samples, l->n, &st) == 0)
+            put(one, "stats", stats_json(&st, ok), ok);
+        else
+            put(one, "stats", json_null(), ok);
+        put(one, "iterations_per_sample", l->iters > 0 ? json_integer((json_int_t)l->iters)
+                                                       : json_null(), ok);
+        if (json_array_append_new(all, one) != 0)
+            *ok = false;
+    }
+    lmb_launches_between(ls, &bl);
+    for (unsigned i = 0; i < bl.n; i++)
+        if (json_array_append_new(medians, real_or_null(bl.medians[i])) != 0)
+            *ok = false;
+    put(between, "n", json_integer((json_int_t)bl.n), ok);
+    put(between, "medians", medians, ok);
+    put(between, "cv", real_or_null(bl.cv), ok);
+    put(o, "launches", all, ok);
+    put(o, "between_launches", between, ok);
+}
+
 json_t *lmb_record_json(const struct lmb_record *r)
 {
     bool ok = true;
@@ -232,6 +283,8 @@ json_t *lmb_record_json(const struct lmb_record *r)
         put(o, "stats", stats_json(&r->stats, &ok), &ok);
     else
         put(o, "stats", json_null(), &ok);
+    if (r->launches != NULL)
+        launches_json(o, r->launches, &ok);
     if (res->copies > 0) {
         json_t *pl = json_object(), *cpus = json_array(), *ran = json_array();
         if (pl == NULL || cpus == NULL || ran == NULL)
