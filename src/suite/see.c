@@ -299,6 +299,41 @@ static void placement_note(const struct see *S, const struct lmb_sum_table *t,
     free(who.s);
 }
 
+/* When the rows of a column hold figures of different sizes (the largest each
+ * file measured), one line per such column says which. */
+static void size_notes(const struct see *S, const struct lmb_sum_table *t, struct column *cols,
+                       struct text *out)
+{
+    static const char *const keys[] = { "size_bytes", "msg_bytes" };
+
+    for (int c = 0; c < t->ncols; c++) {
+        struct text who = { 0 };
+        double first = NAN;
+        bool differ = false;
+        if (repeated(t, c) || t->cols[c].kind != LMB_CELL_NUM)
+            continue;
+        for (int r = 0; r < S->nfiles; r++) {
+            const struct lmb_rs_record *rec = cols[c].x[r].rec;
+            double size = NAN;
+            char host[300], b[32];
+            for (size_t k = 0; k < 2 && rec != NULL && isnan(size); k++)
+                size = lmb_rs_pnum(rec, keys[k]);
+            if (isnan(size))
+                continue;
+            if (!isnan(first) && size != first)
+                differ = true;
+            if (isnan(first))
+                first = size;
+            host_cell(S, r, host, sizeof host);
+            lmb_sum_size_text(size, b, sizeof b);
+            add(&who, "%s%s %s", who.len ? ", " : "", host, b);
+        }
+        if (differ)
+            add(out, "  %s: rows of different sizes: %s\n", t->cols[c].label, who.s);
+        free(who.s);
+    }
+}
+
 /* The run's own warnings for file f, one line each, into out (with prefix). */
 static void run_warnings(const struct lmb_rs_file *f, const char *prefix, struct text *out,
                          const int counts[4])
@@ -529,8 +564,10 @@ static void print_text(const struct see *S, FILE *out)
             fprintf(out, "%s\n", line);
             row_notes(S, t, cols, r, &notes, counts[r]);
         }
-        if (ok)
+        if (ok) {
             placement_note(S, t, cols, &notes);
+            size_notes(S, t, cols, &notes);
+        }
         /* Under the table, after a blank line: a reader of lmbench 3's page
          * stops at the blank line, and finds the table as it was. */
         if (notes.len)

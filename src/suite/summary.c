@@ -305,8 +305,7 @@ static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const stru
 #define W(k, v) { k, v, NULL }
 #define WS(k, s) { k, 0, s }
 
-/* "256 MiB", "64 KiB", "512 B" */
-static void bytes_text(double b, char *out, size_t len)
+void lmb_sum_size_text(double b, char *out, size_t len)
 {
     static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
     int u = 0;
@@ -366,8 +365,8 @@ static void take(struct lmb_sum_cellx *x, const struct pick *p, const char *maxk
         if (maxkey != NULL && p->top != NULL &&
             lmb_rs_pnum(p->top, maxkey) > lmb_rs_pnum(p->rec, maxkey)) {
             char a[32], b[32];
-            bytes_text(lmb_rs_pnum(p->rec, maxkey), a, sizeof a);
-            bytes_text(lmb_rs_pnum(p->top, maxkey), b, sizeof b);
+            lmb_sum_size_text(lmb_rs_pnum(p->rec, maxkey), a, sizeof a);
+            lmb_sum_size_text(lmb_rs_pnum(p->top, maxkey), b, sizeof b);
             status_text(p->top, st, sizeof st);
             say(x->subst, sizeof x->subst, "at %s, not the largest size %s: %s", a, b, st);
         }
@@ -808,7 +807,7 @@ static void judge(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int
         double best = bw_cache_best(f, x->rec);
         if (!isnan(best) && x->value > best * (1 + LMB_SUM_BW_SLACK)) {
             char a[32];
-            bytes_text(lmb_rs_pnum(x->rec, "size_bytes"), a, sizeof a);
+            lmb_sum_size_text(lmb_rs_pnum(x->rec, "size_bytes"), a, sizeof a);
             say(x->doubt, sizeof x->doubt, "%.0f MB/s at %s is faster than any size that fits "
                 "a cache (at most %.0f MB/s)", x->value, a, best);
         }

@@ -115,6 +115,9 @@ void lmb_sum_mitigations(const char *v, char *out, size_t len);
  * A positive value too small for the width keeps 3 significant digits. */
 void lmb_sum_format(double v, int width, char *out, size_t outlen);
 
+/* A size for people: "256 MiB", "64 KiB", "1000 B". */
+void lmb_sum_size_text(double b, char *out, size_t len);
+
 /* "Linux 6.18.44" and "x86_64-linux-gnu" for a file. */
 void lmb_sum_os(const struct lmb_rs_file *f, char *out, size_t len);
 void lmb_sum_platform(const struct lmb_rs_file *f, char *out, size_t len);

@@ -107,6 +107,8 @@ like "$(notes_of "$OUT" "Context switching")" '^  rows of different placements: 
     "rows of different placements in one table: said under it"
 unlike "$(notes_of "$OUT" "*Local* Communication bandwidths")" 'rows of different placements' \
     "... and not under a table where only one row has two-ended cells"
+like "$(notes_of "$OUT" "*Local* Communication bandwidths")" '^  Mem read: rows of different sizes: box 64 MiB, vm 512 MiB$' \
+    "rows of a column measured at different largest sizes: said under the table"
 
 # --- marks and notes ---------------------------------------------------------------------
 
