@@ -347,7 +347,7 @@ void lmb_cs_test(const struct lmb_cs_opts *o, const struct lmb_cs_side *base,
         }
         return;
     }
-    if (base->headline_min && nw->headline_min)
+    if (base->extreme_headline && nw->extreme_headline)
         r->ratio = nw->value / base->value;
     else
         r->ratio = median_of(nw->x, nw->n) / median_of(base->x, base->n);

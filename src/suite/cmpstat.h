@@ -5,7 +5,7 @@
  * For each measurement, lmb_cs_test() takes both sides' samples, grouped by
  * the fresh process (launch) that measured them, and gives
  *   - the point: the ratio new/base of the pooled medians (of the headline
- *     values when both headlines are the minimum);
+ *     values when both headlines are a minimum or maximum);
  *   - each side's standard error of its log median, by a hierarchical
  *     bootstrap (resample launches with replacement, then samples with
  *     replacement within each chosen launch; a fixed-seed generator, so the
@@ -44,8 +44,9 @@ struct lmb_cs_side {
     const size_t *launch_n;
     size_t nlaunches;
     double value;
-    bool headline_min;      /* value is the minimum (lat_mem_rd, lat_ops, ...): the point
-                               is the ratio of the values, the spread still the median's */
+    bool extreme_headline;  /* value is the minimum or maximum of the samples (lat_mem_rd,
+                               lat_ops, stream, ...): the point is the ratio of the
+                               values, the spread still the median's */
 };
 
 struct lmb_cs_opts {
@@ -70,7 +71,7 @@ enum lmb_cs_method {
 
 struct lmb_cs_result {
     double ratio;           /* new/base of the medians (of the values without samples or
-                               when both headlines are minima) */
+                               when both headlines are extremes) */
     double lo, hi;          /* 95% interval of the ratio; NAN when none */
     double p, q;            /* two-sided p of no change, BH-adjusted q; NAN when none */
     double df;              /* degrees of freedom of the t; NAN when none */

@@ -343,8 +343,9 @@ static struct lmb_cs_side side_of(const struct lmb_rs_record *r)
 {
     struct lmb_cs_side s = { .x = r->samples, .n = r->nsamples, .launch_n = r->launch_n,
                              .nlaunches = r->nlaunches, .value = r->value,
-                             .headline_min = r->headline != NULL &&
-                                             strcmp(r->headline, "min") == 0 };
+                             .extreme_headline = r->headline != NULL &&
+                                                 (strcmp(r->headline, "min") == 0 ||
+                                                  strcmp(r->headline, "max") == 0) };
     return s;
 }
 

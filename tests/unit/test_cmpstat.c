@@ -315,16 +315,16 @@ static void test_launch_cv_and_seed(void **state)
     assert_true(r1.floor >= 0.5);
     assert_true(r1.df > 1.9);
 
-    /* Headlines that are minima: the point is their ratio (1.1 / 1.0), not
-     * the medians' (2.2 / 2.0 would be the same here, so the values differ). */
+    /* Headlines that are minima (or maxima): the point is their ratio
+     * (1.25), not the medians' (2.1 / 2.0). */
     a.value = 1.0;
     b.value = 1.0 * 1.25;
-    a.headline_min = b.headline_min = true;
+    a.extreme_headline = b.extreme_headline = true;
     lmb_cs_test(&o, &a, &b, false, 99, &r3);
     assert_true(fabs(r3.ratio - 1.25) < 1e-12);
     assert_true(r3.lo < 1.25 && r3.hi > 1.25);
     /* One side's headline a minimum, the other's a median: medians. */
-    b.headline_min = false;
+    b.extreme_headline = false;
     lmb_cs_test(&o, &a, &b, false, 99, &r3);
     assert_true(fabs(r3.ratio - 2.1 / 2.0) < 1e-12);
 }
