@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "lib/interfere.h"
 #include "lib/sysinfo.h"
 #include "runconf.h"
 #include "steps.h"
@@ -34,8 +35,28 @@ struct lmb_buf {
 int lmb_buf_add(struct lmb_buf *b, const char *s, size_t n);
 void lmb_buf_free(struct lmb_buf *b);
 
+/* What became of one step of the plan. */
+struct lmb_step_state {
+    int attempts;                 /* 0 not run (yet), 1, 2 (retried) */
+    bool ok;                      /* its status is ok */
+    bool disturbed;               /* the kept attempt's interference was over the threshold */
+    bool retried_better;          /* retried, and the second attempt was kept */
+    double disturbance;           /* the kept attempt's max(other_share, steal_share); -1 unknown */
+    long raw_start, raw_end;      /* its bytes in the raw file; -1 unknown */
+    double elapsed;               /* seconds its first attempt took */
+    bool over_budget;             /* disturbed, not retried: the retries' time was spent */
+};
+
+/* The suite's own settings beyond lmb_sconf (kept in run.config for --resume). */
+struct lmb_run_opts {
+    double disturbed_pct;         /* --disturbed PCT: the threshold, percent of the CPUs */
+    bool retry;                   /* a disturbed step is retried once at the end (--no-retry) */
+    unsigned launches;            /* --launches K; 0: the profile's */
+};
+
 struct run {
     struct lmb_sconf conf;
+    struct lmb_run_opts opts;
     struct lmb_plan plan;
     struct lmb_host host;
     char outdir[2048];
@@ -56,6 +77,8 @@ struct run {
     char **argv;
     int argc;
     bool json;                    /* JSON output (built with jansson) */
+    struct lmb_step_state *state; /* one per step of the plan */
+    unsigned retried, retry_better;
 #ifdef LMB_HAVE_JANSSON
     json_t *records;              /* every record, for the .json */
     json_t *steps;                /* every step's outcome */
@@ -70,12 +93,13 @@ struct run {
 struct lmb_run_args {
     const char *cfile;
     bool resume, list;
+    bool suite_opts;                   /* --launches, --disturbed or --no-retry given */
     const char *keys[32], *vals[32];   /* settings, applied after the config file */
     int n;
     char remotes[512];
 };
 
-/* Parses argv into r (outdir) and a (settings to apply). Returns -1 to go
+/* Parses argv into r (outdir, opts) and a (settings to apply). Returns -1 to go
  * on, else the exit status (help printed, or a usage error). */
 int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv);
 
@@ -95,6 +119,7 @@ struct lmb_outcome {
     pid_t group;           /* the process group it ran in */
     char verdict[16];      /* "ok", "skipped", "failed", "timeout" */
     char reason[400];
+    struct lmb_interference interference;   /* .known false: not measured */
 };
 
 double lmb_run_now(void);
@@ -121,12 +146,26 @@ int lmb_run_open_files(struct run *r);
 void lmb_run_raw_header(struct run *r);
 
 /* The raw file's part of step i: a header step's value, or the step's section
- * and classic lines. */
+ * and classic lines (their byte range into r->state[i]). */
 void lmb_run_record_raw(struct run *r, size_t i, const struct lmb_outcome *o);
+/* A header step's (MHZ, LINE_SIZE) value for the raw file's header. */
+void lmb_run_raw_header_value(struct run *r, size_t i, const struct lmb_outcome *o);
+/* Step i's chunk of the raw file as lmb_run_record_raw writes it, into b. */
+void lmb_run_raw_chunk(const struct run *r, size_t i, const struct lmb_outcome *o,
+                       struct lmb_buf *b);
+/* Rewrites the raw file in plan order: chunks[i] for a step whose attempt was
+ * replaced, its old bytes for the others (r->state[].raw_* updated). 0 or -1. */
+int lmb_run_raw_rebuild(struct run *r, struct lmb_buf *const *chunks);
 
 #ifdef LMB_HAVE_JANSSON
 /* The step's records and its step line, into the run's arrays and the .jsonl. */
 void lmb_run_record_json(struct run *r, size_t i, const struct lmb_outcome *o);
+/* The records of an attempt of step i (an array), and its step line. */
+json_t *lmb_run_step_records(struct run *r, size_t i, const struct lmb_outcome *o);
+json_t *lmb_run_step_line(const struct run *r, size_t i, const struct lmb_outcome *o,
+                          int attempts);
+/* Rewrites the .jsonl from the run's arrays (after retries replaced some). 0 or -1. */
+int lmb_run_jsonl_rewrite(struct run *r);
 int lmb_run_write_final_json(struct run *r, const char *status);
 int lmb_run_resume_load(struct run *r, char *err, size_t errlen);
 #endif
@@ -141,7 +180,8 @@ void lmb_run_pass_messages(struct run *r, const struct lmb_buf *m);
 /* The run's warnings (after the host's) into warn. */
 void lmb_run_warnings(const struct run *r, json_t *warn);
 #endif
-/* The last line of the run on stderr. */
+/* The last lines of the run on stderr: its counts, then what people should
+ * know of its figures (load, disturbed steps, spread, failures), a few lines. */
 void lmb_run_report_end(struct run *r);
 
 #endif

@@ -331,10 +331,26 @@ static void judge(const struct run *r, struct lmb_outcome *o)
     }
 }
 
+/* What else used the machine between before and now: the step and its server
+ * are reaped (their CPU time is ours). --disturbed 0 counts every step that was
+ * measured as disturbed. */
+static void interference(const struct run *r, const struct lmb_cpu_snapshot *before,
+                         struct lmb_outcome *o)
+{
+    struct lmb_cpu_snapshot after;
+    int cpus = r->host.cpus_online > 0 ? (int)r->host.cpus_online : 1;
+
+    (void)lmb_cpu_snapshot_take(&after);
+    lmb_interference_between(before, &after, cpus, r->opts.disturbed_pct / 100, &o->interference);
+    if (r->opts.disturbed_pct <= 0 && o->interference.known)
+        o->interference.disturbed = true;
+}
+
 bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_outcome *o)
 {
     double deadline = lmb_run_now() + r->plan.timeout_s;
     pid_t server_group = 0;
+    struct lmb_cpu_snapshot before;
 
     memset(o, 0, sizeof *o);
     snprintf(o->verdict, sizeof o->verdict, "ok");
@@ -344,6 +360,7 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
         o->status = 3;
         return true;
     }
+    (void)lmb_cpu_snapshot_take(&before);
     if (s->server && server(r, s, true, &server_group, o->reason, sizeof o->reason) != 0) {
         snprintf(o->verdict, sizeof o->verdict, "failed");
         o->status = 1;
@@ -354,6 +371,7 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
         }
         if (server_group > 0)
             killpg(server_group, SIGKILL);
+        interference(r, &before, o);
         return true;
     }
     run_command(r, s, (char **)s->argv, s->argc, false, deadline, false, false, o);
@@ -368,6 +386,7 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
     }
     if (o->interrupted)
         return false;
+    interference(r, &before, o);
     judge(r, o);
     /* Messages (warnings, statuses) go on to the user. */
     lmb_run_pass_messages(r, &o->messages);

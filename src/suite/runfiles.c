@@ -146,6 +146,8 @@ void lmb_run_raw_header(struct run *r)
     fprintf(f, "[RELEASE: %s]\n", h->uts.release);
     fprintf(f, "[VERSION: %s]\n", h->uts.version);
     fprintf(f, "[RUN_ID: %s]\n", r->id);
+    /* The context (context.h) as header keys lmbench 3's readers skip. */
+    lmb_context_raw_lines(&h->context, f);
     lmb_run_date_line(date, sizeof date);
     fprintf(f, "[%s]\n", date);
     fprintf(f, "[ load average: %.2f, %.2f, %.2f]\n", h->loadavg[0], h->loadavg[1], h->loadavg[2]);
@@ -183,6 +185,11 @@ static json_t *conf_json(const struct run *r)
                                                              : json_null());
     lmb_sconf_json_put(c, o);   /* FILE, the switches that are NO, what -c's file gave */
     json_object_set_new(o, "steps", json_integer((json_int_t)r->plan.n));
+    json_object_set_new(o, "launches", json_integer(r->plan.launches));
+    json_object_set_new(o, "launches_asked", r->opts.launches ? json_integer(r->opts.launches)
+                                                              : json_null());
+    json_object_set_new(o, "disturbed_pct", json_real(r->opts.disturbed_pct));
+    json_object_set_new(o, "retry", json_boolean(r->opts.retry));
     return o;
 }
 
@@ -218,6 +225,10 @@ static json_t *host_json(const struct run *r)
     for (int i = 0; i < h->nwarnings; i++)
         json_array_append_new(warn, json_string(h->warnings[i]));
     json_object_set_new(o, "warnings", warn);
+    {
+        json_t *ctx = lmb_context_json(&h->context);
+        json_object_set_new(o, "context", ctx ? ctx : json_null());
+    }
     return o;
 }
 
@@ -332,15 +343,20 @@ static json_t *step_record(const struct lmb_step *s, const char *status, const c
     return o;
 }
 
-void lmb_run_record_json(struct run *r, size_t i, const struct lmb_outcome *o)
+/* run.steps[].interference (interfere.c), JSON null when unknown. */
+static json_t *interference_json(const struct lmb_interference *x)
+{
+    json_t *o = lmb_interference_json(x);
+    return o ? o : json_null();
+}
+
+json_t *lmb_run_step_records(struct run *r, size_t i, const struct lmb_outcome *o)
 {
     const struct lmb_step *s = &r->plan.v[i];
     const char *status = o->verdict, *reason = o->reason;
-    json_t *doc = NULL, *res, *rec, *line, *av;
+    json_t *doc = NULL, *res, *rec, *out = json_array();
     size_t k;
 
-    if (!r->json)
-        return;
     if (o->json.n > 0)
         doc = json_loads(o->json.p, 0, NULL);
     res = json_object_get(doc, "results");
@@ -349,57 +365,269 @@ void lmb_run_record_json(struct run *r, size_t i, const struct lmb_outcome *o)
     if (doc && !r->timer && json_is_object(json_object_get(json_object_get(doc, "host"), "timer")))
         r->timer = json_incref(json_object_get(json_object_get(doc, "host"), "timer"));
     if (json_is_array(res) && json_array_size(res) > 0) {
-        json_array_foreach(res, k, rec)
-            add_record(r, rec, i);
+        json_array_extend(out, res);
     } else {
         rec = step_record(s, strcmp(status, "ok") == 0 ? "failed" : status,
                           strcmp(status, "ok") == 0 ? "the command wrote no result"
                                                     : reason[0] ? reason : status);
-        add_record(r, rec, i);
-        json_decref(rec);
+        json_array_append_new(out, rec);
     }
     json_decref(doc);
-    line = json_pack("{sIsssosssosisfsI}", "step", (json_int_t)i + 1, "name", s->name, "argv",
-                     json_array(), "status", status, "reason",
-                     reason[0] ? json_string(reason) : json_null(), "exit", o->status,
-                     "elapsed_s", o->elapsed, "raw_bytes", (json_int_t)ftell(r->raw));
+    json_array_foreach(out, k, rec) {
+        json_object_set_new(rec, "step", json_integer((json_int_t)i + 1));
+        /* A record measured while other work shared the CPUs says so. */
+        if (o->interference.disturbed)
+            json_object_set_new(rec, "disturbed", json_true());
+    }
+    return out;
+}
+
+json_t *lmb_run_step_line(const struct run *r, size_t i, const struct lmb_outcome *o,
+                          int attempts)
+{
+    const struct lmb_step *s = &r->plan.v[i];
+    const struct lmb_step_state *st = &r->state[i];
+    json_t *line, *av;
+
+    line = json_pack("{sIsssosssosisfsIsIsisbso}", "step", (json_int_t)i + 1, "name", s->name,
+                     "argv", json_array(), "status", o->verdict, "reason",
+                     o->reason[0] ? json_string(o->reason) : json_null(), "exit", o->status,
+                     "elapsed_s", o->elapsed, "raw_start", (json_int_t)st->raw_start,
+                     "raw_bytes", (json_int_t)st->raw_end, "attempts", attempts, "disturbed",
+                     o->interference.disturbed, "interference",
+                     interference_json(&o->interference));
     av = json_object_get(line, "argv");
     for (int a = 0; a < s->argc; a++)
         json_array_append_new(av, json_string(s->argv[a]));
+    return line;
+}
+
+void lmb_run_record_json(struct run *r, size_t i, const struct lmb_outcome *o)
+{
+    json_t *recs, *rec, *line;
+    size_t k;
+
+    if (!r->json)
+        return;
+    recs = lmb_run_step_records(r, i, o);
+    json_array_foreach(recs, k, rec)
+        add_record(r, rec, i);
+    json_decref(recs);
+    line = lmb_run_step_line(r, i, o, 1);
     json_array_append(r->steps, line);
     if (jsonl_line(r, line) != 0)
         lmb_run_msg(r, "cannot append to %s.jsonl: %s", r->base, strerror(errno));
     json_decref(line);
 }
+
+/* Writes one compact line to f. 0 or -1. */
+static int line_to(FILE *f, json_t *o)
+{
+    char *t = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    int rc = 0;
+
+    if (t == NULL)
+        return -1;
+    if (fputs(t, f) == EOF || fputc('\n', f) == EOF)
+        rc = -1;
+    free(t);
+    return rc;
+}
+
+int lmb_run_jsonl_rewrite(struct run *r)
+{
+    char path[2400], tmp[2500];
+    json_t *h = json_object(), *st, *rec;
+    size_t k, j;
+    FILE *f;
+    int rc = 0;
+
+    snprintf(path, sizeof path, "%s.jsonl", r->base);
+    snprintf(tmp, sizeof tmp, "%s.jsonl.tmp", r->base);
+    f = fopen(tmp, "w");
+    if (f == NULL) {
+        json_decref(h);
+        return -1;
+    }
+    json_object_set_new(h, "schema", json_string("lmbench-results"));
+    json_object_set_new(h, "schema_version", json_integer(1));
+    json_object_set_new(h, "tool", tool_json(r));
+    json_object_set_new(h, "run", run_json(r, NULL));
+    json_object_set_new(h, "host", host_json(r));
+    rc |= line_to(f, h);
+    json_decref(h);
+    /* Each step's records, then its line, as they were appended. */
+    json_array_foreach(r->steps, k, st) {
+        json_int_t n = json_integer_value(json_object_get(st, "step"));
+        json_array_foreach(r->records, j, rec)
+            if (json_integer_value(json_object_get(rec, "step")) == n)
+                rc |= line_to(f, rec);
+        rc |= line_to(f, st);
+    }
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        rc = -1;
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -1;
+    if (rc != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    if (r->jsonl != NULL)
+        fclose(r->jsonl);
+    r->jsonl = NULL;
+    return 0;
+}
 #endif
 
 /* --- the raw file's part of a step ------------------------------------------------ */
 
-void lmb_run_record_raw(struct run *r, size_t i, const struct lmb_outcome *o)
+/* Whether step s writes lines of its own to the raw file. */
+static bool writes_lines(const struct lmb_step *s, const struct lmb_outcome *o)
+{
+    /* A header step's line goes to the header; the second placement of a
+     * two-ended benchmark has its record in the JSON only (the raw file keeps
+     * lmbench 3's one line per benchmark); a skipped step leaves no section
+     * lines behind. */
+    return !s->header_key && !s->json_only &&
+           (strcmp(o->verdict, "skipped") != 0 || o->classic.n > 0);
+}
+
+void lmb_run_raw_chunk(const struct run *r, size_t i, const struct lmb_outcome *o,
+                       struct lmb_buf *b)
 {
     const struct lmb_step *s = &r->plan.v[i];
 
-    /* A header step's line goes to the header; others' lines in their sections. */
-    if (s->header_key) {
-        const char *line = o->classic.p ? o->classic.p : "";
-        int k = strcmp(s->header_key, "MHZ") == 0 ? 0 : 1;
-        snprintf(r->header_vals[k], sizeof r->header_vals[k], "%.*s", (int)strcspn(line, "\n"),
-                 line);
-    } else if (s->json_only) {
-        /* The second placement of a two-ended benchmark: its record is in the
-         * JSON, and the raw file keeps lmbench 3's one line per benchmark. */
-    } else if (strcmp(o->verdict, "skipped") != 0 || o->classic.n > 0) {
-        /* A skipped step leaves no section lines behind. */
-        if (!r->header_written)
-            lmb_run_raw_header(r);
-        if (s->before)
-            fprintf(r->raw, "%s\n", s->before);
-        if (o->classic.n)
-            fwrite(o->classic.p, 1, o->classic.n, r->raw);
-        if (s->blank_after)
-            fputc('\n', r->raw);
+    if (!writes_lines(s, o))
+        return;
+    if (s->before) {
+        lmb_buf_add(b, s->before, strlen(s->before));
+        lmb_buf_add(b, "\n", 1);
+    }
+    if (o->classic.n)
+        lmb_buf_add(b, o->classic.p, o->classic.n);
+    if (s->blank_after)
+        lmb_buf_add(b, "\n", 1);
+}
+
+void lmb_run_raw_header_value(struct run *r, size_t i, const struct lmb_outcome *o)
+{
+    const struct lmb_step *s = &r->plan.v[i];
+    const char *line = o->classic.p ? o->classic.p : "";
+    int k = strcmp(s->header_key, "MHZ") == 0 ? 0 : 1;
+
+    snprintf(r->header_vals[k], sizeof r->header_vals[k], "%.*s", (int)strcspn(line, "\n"),
+             line);
+}
+
+void lmb_run_record_raw(struct run *r, size_t i, const struct lmb_outcome *o)
+{
+    const struct lmb_step *s = &r->plan.v[i];
+    struct lmb_buf b = { 0 };
+
+    if (s->header_key)
+        lmb_run_raw_header_value(r, i, o);
+    if (writes_lines(s, o) && !r->header_written)
+        lmb_run_raw_header(r);
+    r->state[i].raw_start = ftell(r->raw);
+    lmb_run_raw_chunk(r, i, o, &b);
+    if (b.n > 0) {
+        fwrite(b.p, 1, b.n, r->raw);
         fflush(r->raw);
     }
+    lmb_buf_free(&b);
+    r->state[i].raw_end = ftell(r->raw);
+}
+
+/* Copies the header h (n bytes) to f, the [MHZ: ] and [LINE_SIZE: ] lines
+ * written anew where replace says (their step's retry was kept). */
+static void header_copy(FILE *f, const char *h, size_t n, const struct run *r,
+                        const bool *replace)
+{
+    static const char *const keys[2] = { "[MHZ: ", "[LINE_SIZE: " };
+    size_t o = 0;
+
+    while (o < n) {
+        const char *nl = memchr(h + o, '\n', n - o);
+        size_t len = nl ? (size_t)(nl - (h + o)) + 1 : n - o;
+        bool done = false;
+        for (int k = 0; k < 2 && !done; k++)
+            if (replace[k] && len > strlen(keys[k]) &&
+                strncmp(h + o, keys[k], strlen(keys[k])) == 0) {
+                fprintf(f, "%s%s]\n", keys[k], r->header_vals[k]);
+                done = true;
+            }
+        if (!done)
+            fwrite(h + o, 1, len, f);
+        o += len;
+    }
+}
+
+int lmb_run_raw_rebuild(struct run *r, struct lmb_buf *const *chunks)
+{
+    char path[2400], tmp[2500];
+    char *old = NULL;
+    long size, header_end;
+    bool replace[2] = { false, false };
+    FILE *f;
+    int rc = 0;
+
+    if (fflush(r->raw) != 0 || (size = ftell(r->raw)) < 0)
+        return -1;
+    old = malloc((size_t)size + 1);
+    if (old == NULL || fseek(r->raw, 0, SEEK_SET) != 0 ||
+        fread(old, 1, (size_t)size, r->raw) != (size_t)size) {
+        free(old);
+        return -1;
+    }
+    /* The header ends where the first step's lines begin. */
+    header_end = size;
+    for (size_t i = 0; i < r->plan.n; i++) {
+        const struct lmb_step *s = &r->plan.v[i];
+        if (s->header_key && chunks[i] != NULL)
+            replace[strcmp(s->header_key, "MHZ") == 0 ? 0 : 1] = true;
+        if (r->state[i].raw_start >= 0 && r->state[i].raw_end > r->state[i].raw_start &&
+            r->state[i].raw_start < header_end)
+            header_end = r->state[i].raw_start;
+    }
+    snprintf(path, sizeof path, "%s", r->base);
+    snprintf(tmp, sizeof tmp, "%s.tmp", r->base);
+    f = fopen(tmp, "w+");
+    if (f == NULL) {
+        free(old);
+        return -1;
+    }
+    header_copy(f, old, (size_t)header_end, r, replace);
+    for (size_t i = 0; i < r->plan.n; i++) {
+        struct lmb_step_state *st = &r->state[i];
+        long start = ftell(f);
+        if (chunks[i] != NULL) {
+            if (chunks[i]->n > 0)
+                fwrite(chunks[i]->p, 1, chunks[i]->n, f);
+        } else if (st->raw_start >= header_end && st->raw_end > st->raw_start &&
+                   st->raw_end <= size) {
+            fwrite(old + st->raw_start, 1, (size_t)(st->raw_end - st->raw_start), f);
+        }
+        if (st->raw_start >= 0) {
+            st->raw_start = start;
+            st->raw_end = ftell(f);
+        }
+    }
+    free(old);
+    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0)
+        rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fclose(f);
+        unlink(tmp);
+        return -1;
+    }
+    /* Go on writing (the date line) into the new file. */
+    fclose(r->raw);
+    r->raw = f;
+    return fseek(r->raw, 0, SEEK_END);
 }
 
 /* --- files --------------------------------------------------------------------- */
@@ -456,7 +684,7 @@ int lmb_run_open_files(struct run *r)
     char path[2400];
 
     snprintf(path, sizeof path, "%s", r->base);
-    r->raw = fopen(path, "w");
+    r->raw = fopen(path, "w+");
     snprintf(path, sizeof path, "%s.jsonl", r->base);
     if (r->json)
         r->jsonl = fopen(path, "w");
@@ -575,6 +803,13 @@ int lmb_run_resume_load(struct run *r, char *err, size_t errlen)
             r->conf.network = json_is_true(json_object_get(c, "network"));
             r->conf.repetitions = (unsigned)json_integer_value(json_object_get(c, "repetitions_asked"));
             r->conf.timeout_s = json_number_value(json_object_get(c, "timeout_asked"));
+            /* The suite's own settings (absent in files of an older lmbench: the
+             * defaults). */
+            if (json_is_number(json_object_get(c, "disturbed_pct")))
+                r->opts.disturbed_pct = json_number_value(json_object_get(c, "disturbed_pct"));
+            if (json_is_boolean(json_object_get(c, "retry")))
+                r->opts.retry = json_is_true(json_object_get(c, "retry"));
+            r->opts.launches = (unsigned)json_integer_value(json_object_get(c, "launches_asked"));
             lmb_sconf_json_get(&r->conf, c);
             keep = ftell(f);
         } else if (json_object_get(o, "benchmark") == NULL && json_object_get(o, "step") != NULL) {
@@ -614,7 +849,7 @@ int lmb_run_resume_load(struct run *r, char *err, size_t errlen)
     snprintf(path, sizeof path, "%s", r->base);
     r->raw = fopen(path, "r+");
     if (r->raw == NULL)
-        r->raw = fopen(path, "w");
+        r->raw = fopen(path, "w+");
     if (r->raw == NULL || ftruncate(fileno(r->raw), raw_keep) != 0 ||
         fseek(r->raw, 0, SEEK_END) != 0) {
         snprintf(err, errlen, "%.300s: %s", path, strerror(errno));

@@ -39,6 +39,22 @@ static void count(struct run *r, const char *status)
         r->failed++;
 }
 
+/* How much other work shared the CPUs with an attempt: -1 unknown. */
+static double disturbance(const struct lmb_interference *x)
+{
+    if (!x->known)
+        return -1;
+    return x->other_share > x->steal_share ? x->other_share : x->steal_share;
+}
+
+static void note_attempt(struct lmb_step_state *st, const struct lmb_outcome *o, int attempts)
+{
+    st->attempts = attempts;
+    st->ok = strcmp(o->verdict, "ok") == 0;
+    st->disturbed = o->interference.disturbed;
+    st->disturbance = disturbance(&o->interference);
+}
+
 /* Runs step i and records it. Returns false when the run must stop. */
 static bool do_step(struct run *r, size_t i)
 {
@@ -53,6 +69,8 @@ static bool do_step(struct run *r, size_t i)
     count(r, o.verdict);
     if (strcmp(o.verdict, "ok") != 0 && strcmp(o.verdict, "skipped") != 0)
         lmb_run_msg(r, "%s: %s: %s", s->name, o.verdict, o.reason[0] ? o.reason : "(no reason given)");
+    note_attempt(&r->state[i], &o, 1);
+    r->state[i].elapsed = o.elapsed;
     lmb_run_record_raw(r, i, &o);
 #ifdef LMB_HAVE_JANSSON
     lmb_run_record_json(r, i, &o);
@@ -67,11 +85,15 @@ static bool do_step(struct run *r, size_t i)
 static int list_plan(struct run *r)
 {
     snprintf(r->file, sizeof r->file, "%s/lmbench.XXXXXX", r->conf.fsdir);
-    lmb_plan_build(&r->plan, &r->conf, r->file);
+    lmb_plan_build(&r->plan, &r->conf, r->opts.launches, r->file);
     lmb_plan_print(&r->plan, stdout);
-    printf("%zu steps; profile %s, -N %u, ENOUGH %s, MB %llu, step timeout %g s\n", r->plan.n,
+    /* One line, the last: the settings. */
+    printf("%zu steps; profile %s, -N %u, ENOUGH %s, MB %llu, step timeout %g s; launches %u "
+           "for each step that feeds a summary cell, 1 for the others; a step during which "
+           "other processes used over %g%% of the CPUs is disturbed%s\n", r->plan.n,
            r->conf.profile, r->plan.repetitions, r->plan.enough[0] ? r->plan.enough : "automatic",
-           r->plan.mb, r->plan.timeout_s);
+           r->plan.mb, r->plan.timeout_s, r->plan.launches, r->opts.disturbed_pct,
+           r->opts.retry ? " and run again once at the end" : " (not run again: --no-retry)");
     return lmb_verb_check_output("run", stdout, "the plan");
 }
 
@@ -91,8 +113,28 @@ static int resume_check(struct run *r)
                            "(was lmbench changed since?): cannot continue it", idx, r->base, idx);
             return -1;
         }
-        /* The steps done before the interruption count in the run's outcome. */
+        /* The steps done before the interruption count in the run's outcome,
+         * and may be retried at its end. */
         count(r, sst ? sst : "ok");
+        {
+            struct lmb_step_state *ss = &r->state[idx - 1];
+            json_t *x = json_object_get(st, "interference");
+            json_t *rs = json_object_get(st, "raw_start");
+            ss->attempts = json_is_integer(json_object_get(st, "attempts"))
+                               ? (int)json_integer_value(json_object_get(st, "attempts")) : 1;
+            ss->ok = sst == NULL || strcmp(sst, "ok") == 0;
+            ss->disturbed = json_is_true(json_object_get(st, "disturbed"));
+            if (json_is_object(x)) {
+                double a = json_number_value(json_object_get(x, "other_share"));
+                double b = json_number_value(json_object_get(x, "steal_share"));
+                ss->disturbance = a > b ? a : b;
+            }
+            ss->raw_end = (long)json_integer_value(json_object_get(st, "raw_bytes"));
+            /* Without raw_start (an older lmbench): its lines follow the step before. */
+            ss->raw_start = json_is_integer(rs) ? (long)json_integer_value(rs)
+                            : idx >= 2 && r->state[idx - 2].raw_end >= 0 ? r->state[idx - 2].raw_end
+                                                                         : 0;
+        }
     }
     lmb_run_msg(r, "resuming %s at step %zu of %zu", r->base, r->first + 1, r->plan.n);
     return 0;
@@ -130,7 +172,16 @@ static int prepare(struct run *r, bool resume)
     }
     if (lmb_run_make_scratch(r) != 0)
         return 1;
-    lmb_plan_build(&r->plan, &r->conf, r->file);
+    lmb_plan_build(&r->plan, &r->conf, r->opts.launches, r->file);
+    r->state = calloc(r->plan.n ? r->plan.n : 1, sizeof *r->state);
+    if (r->state == NULL) {
+        lmb_run_msg(r, "out of memory");
+        return 1;
+    }
+    for (size_t i = 0; i < r->plan.n; i++) {
+        r->state[i].raw_start = r->state[i].raw_end = -1;
+        r->state[i].disturbance = -1;
+    }
     if (resume) {
 #ifdef LMB_HAVE_JANSSON
         if (resume_check(r) != 0)
@@ -142,7 +193,172 @@ static int prepare(struct run *r, bool resume)
     return 0;
 }
 
-/* Every step of the plan from r->first, until the end or a stop. */
+#ifdef LMB_HAVE_JANSSON
+/* Replaces step i's records in the run's array (in place: the records stay in
+ * step order) with recs, and its step line with line. */
+static void replace_step(struct run *r, size_t i, json_t *recs, json_t *line)
+{
+    json_t *out = json_array(), *rec, *st;
+    json_int_t n = (json_int_t)i + 1;
+    bool put = false;
+    size_t k;
+
+    json_array_foreach(r->records, k, rec) {
+        if (json_integer_value(json_object_get(rec, "step")) == n) {
+            if (!put)
+                json_array_extend(out, recs);
+            put = true;
+            continue;
+        }
+        json_array_append(out, rec);
+    }
+    if (!put)
+        json_array_extend(out, recs);
+    json_decref(r->records);
+    r->records = out;
+    json_array_foreach(r->steps, k, st)
+        if (json_integer_value(json_object_get(st, "step")) == n) {
+            json_array_set(r->steps, k, line);
+            break;
+        }
+}
+
+/* Sets attempts (and nothing else) in step i's line. */
+static void set_attempts(struct run *r, size_t i, int attempts)
+{
+    json_t *st;
+    size_t k;
+
+    json_array_foreach(r->steps, k, st)
+        if (json_integer_value(json_object_get(st, "step")) == (json_int_t)i + 1)
+            json_object_set_new(st, "attempts", json_integer(attempts));
+}
+#endif
+
+/* The share of the steps' time the retries may take. */
+#define RETRY_SHARE 0.25
+
+/* Each step that was ok but disturbed is run once more, now that the others
+ * are done (what disturbed it may have passed), in plan order while the
+ * retries have taken less than RETRY_SHARE of the time the steps took (a busy
+ * machine does not double the run); the less disturbed attempt
+ * is kept: its records, its raw lines, its step line (attempts 2). The raw
+ * file and the .jsonl were written step by step with the first attempts; they
+ * are rewritten once, in plan order, when a second attempt was kept, so that
+ * each holds one attempt of each step, the same as the .json. A run stopped
+ * during the retries keeps its first attempts everywhere (--resume retries
+ * again). */
+static void retry_disturbed(struct run *r)
+{
+    struct lmb_buf **chunks = calloc(r->plan.n ? r->plan.n : 1, sizeof *chunks);
+    struct lmb_outcome *kept = calloc(r->plan.n ? r->plan.n : 1, sizeof *kept);
+    size_t todo = 0, n = 0, replaced = 0;
+    /* The retries may take a quarter of the time the steps took (no limit with
+     * --disturbed 0, which asks for every step again). */
+    double budget = RETRY_SHARE * (lmb_run_now() - r->t0), spent = 0;
+
+    if (chunks == NULL || kept == NULL) {
+        free(chunks);
+        free(kept);
+        return;
+    }
+    for (size_t i = 0; i < r->plan.n; i++)
+        todo += r->state[i].attempts == 1 && r->state[i].ok && r->state[i].disturbed &&
+                r->state[i].raw_start >= 0;
+    for (size_t i = 0; i < r->plan.n && !lmb_run_stop; i++) {
+        struct lmb_step_state *st = &r->state[i];
+        double d;
+        if (!(st->attempts == 1 && st->ok && st->disturbed && st->raw_start >= 0))
+            continue;
+        if (r->opts.disturbed_pct > 0 && spent + st->elapsed > budget) {
+            st->over_budget = true;
+            continue;
+        }
+        lmb_run_msg(r, "retry %zu of %zu (disturbed): %s", ++n, todo, r->plan.v[i].name);
+        if (!lmb_run_step_execute(r, &r->plan.v[i], &kept[i])) {
+            lmb_outcome_free(&kept[i]);
+            break;
+        }
+        d = disturbance(&kept[i].interference);
+        spent += kept[i].elapsed;
+        r->retried++;
+        if (strcmp(kept[i].verdict, "ok") == 0 && d >= 0 &&
+            (st->disturbance < 0 || d < st->disturbance)) {
+            chunks[i] = calloc(1, sizeof *chunks[i]);
+            if (chunks[i] != NULL)
+                lmb_run_raw_chunk(r, i, &kept[i], chunks[i]);
+        } else {
+            lmb_outcome_free(&kept[i]);
+            memset(&kept[i], 0, sizeof kept[i]);
+        }
+        st->attempts = 2;
+    }
+    if (lmb_run_stop) {
+        /* Stopped: the first attempts stay, as the files have them. */
+        for (size_t i = 0; i < r->plan.n; i++) {
+            if (r->state[i].attempts == 2)
+                r->state[i].attempts = 1;
+            lmb_outcome_free(&kept[i]);
+            if (chunks[i])
+                lmb_buf_free(chunks[i]);
+            free(chunks[i]);
+        }
+        r->retried = 0;
+        free(chunks);
+        free(kept);
+        return;
+    }
+    for (size_t i = 0; i < r->plan.n; i++)
+        if (chunks[i] != NULL) {
+            note_attempt(&r->state[i], &kept[i], 2);
+            r->state[i].retried_better = true;
+            if (r->plan.v[i].header_key)
+                lmb_run_raw_header_value(r, i, &kept[i]);
+            replaced++;
+        }
+    r->retry_better = (unsigned)replaced;
+    if (replaced > 0 && lmb_run_raw_rebuild(r, chunks) != 0)
+        lmb_run_msg(r, "cannot rewrite %s with the retried steps: %s", r->base, strerror(errno));
+#ifdef LMB_HAVE_JANSSON
+    for (size_t i = 0; r->json && i < r->plan.n; i++) {
+        if (chunks[i] != NULL) {
+            json_t *recs = lmb_run_step_records(r, i, &kept[i]);
+            json_t *line = lmb_run_step_line(r, i, &kept[i], 2);
+            replace_step(r, i, recs, line);
+            json_decref(recs);
+            json_decref(line);
+            continue;
+        }
+        if (r->state[i].attempts == 2)
+            set_attempts(r, i, 2);
+        if (replaced > 0) {
+            /* Its bytes in the rewritten raw file. */
+            json_t *st;
+            size_t k;
+            json_array_foreach(r->steps, k, st)
+                if (json_integer_value(json_object_get(st, "step")) == (json_int_t)i + 1 &&
+                    r->state[i].raw_start >= 0) {
+                    json_object_set_new(st, "raw_start", json_integer(r->state[i].raw_start));
+                    json_object_set_new(st, "raw_bytes", json_integer(r->state[i].raw_end));
+                }
+        }
+    }
+    if (r->json && r->retried > 0 && lmb_run_jsonl_rewrite(r) != 0)
+        lmb_run_msg(r, "cannot rewrite %s.jsonl with the retried steps: %s", r->base,
+                    strerror(errno));
+#endif
+    for (size_t i = 0; i < r->plan.n; i++) {
+        lmb_outcome_free(&kept[i]);
+        if (chunks[i])
+            lmb_buf_free(chunks[i]);
+        free(chunks[i]);
+    }
+    free(chunks);
+    free(kept);
+}
+
+/* Every step of the plan from r->first, until the end or a stop; then the
+ * disturbed ones again. */
 static void execute(struct run *r)
 {
     bool stopped = false;
@@ -154,6 +370,8 @@ static void execute(struct run *r)
         r->weight_done += r->plan.v[i].weight;
     for (size_t i = r->first; i < r->plan.n && !stopped; i++)
         stopped = !do_step(r, i);
+    if (!stopped && r->opts.retry)
+        retry_disturbed(r);
 }
 
 /* The end of the files: the raw file's date line, the .json. 0 or 1. */
@@ -192,6 +410,7 @@ static void release(struct run *r)
     if (r->jsonl)
         fclose(r->jsonl);
     lmb_plan_free(&r->plan);
+    free(r->state);
 #ifdef LMB_HAVE_JANSSON
     json_decref(r->records);
     json_decref(r->steps);

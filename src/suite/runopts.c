@@ -4,6 +4,7 @@
  * the settings from the profile, the config file (-c, lmbench 3's keys), the
  * environment (ENOUGH, LMBENCH_SCHED) and the options, checked once before
  * anything runs. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,8 @@
 static const char usage[] =
     "[--profile quick|default|full] [-c FILE] [-o DIR] [-P N] [--sched POLICY]\n"
     "       [--cpus LIST] [--mb MB] [--fsdir DIR] [--remote HOST]... [--groups LIST]\n"
-    "       [--enough US] [-N N] [--timeout SEC] [--resume] [--list]";
+    "       [--enough US] [-N N] [--timeout SEC] [--launches K] [--disturbed PCT]\n"
+    "       [--no-retry] [--resume] [--list]";
 
 static void help(void)
 {
@@ -43,13 +45,20 @@ static void help(void)
            "  --enough US      microseconds per timed interval [ENOUGH]\n"
            "  -N N             repetitions of each measurement [REPETITIONS]\n"
            "  --timeout SEC    seconds one step may take before it is stopped [TIMEOUT]\n"
+           "  --launches K     measure the steps that feed a summary cell in K fresh\n"
+           "                   processes each (1-100; default: the profile's, 3 in\n"
+           "                   default and full, 1 in quick)\n"
+           "  --disturbed PCT  a step during which other processes used more than PCT%%\n"
+           "                   of the CPUs (or steal did) is disturbed (default %g;\n"
+           "                   0: every step)\n"
+           "  --no-retry       do not run a disturbed step again at the end of the run\n"
            "  --resume         continue the interrupted run in DIR\n"
            "  --list           print the steps and exit\n"
            "  -h, --help       show this help\n"
            "\nEnvironment: ENOUGH and LMBENCH_SCHED as lmbench 3 (the options win).\n"
            "Exit status: 0 every step ok or skipped, 1 a step failed or timed out (or the\n"
            "results could not be written), 2 bad usage, 130/143 stopped by SIGINT/SIGTERM.\n"
-           "See lmbench-run(1).\n", usage);
+           "See lmbench-run(1).\n", usage, LMB_DISTURBED_SHARE * 100);
 }
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -105,6 +114,8 @@ int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv)
     int x = 0;
 
     memset(a, 0, sizeof *a);
+    r->opts.disturbed_pct = LMB_DISTURBED_SHARE * 100;
+    r->opts.retry = true;
     r->argc = argc;
     r->argv = argv;
     snprintf(r->outdir, sizeof r->outdir, "results");
@@ -150,6 +161,32 @@ int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv)
         } else if ((x = lmb_long_opt(argc, argv, &i, "--groups", &v)) != 0) {
             if (x > 0 && groups(a, v) != 0)
                 return 2;
+        } else if ((x = lmb_long_opt(argc, argv, &i, "--launches", &v)) != 0) {
+            char *end;
+            long k;
+            if (x > 0) {
+                errno = 0;
+                k = strtol(v, &end, 10);
+                if (errno || end == v || *end || k < 1 || k > 100)
+                    return bad("--launches: '%s' is not a number from 1 to 100", lmb_quote_arg(v));
+                r->opts.launches = (unsigned)k;
+                a->suite_opts = true;
+            }
+        } else if ((x = lmb_long_opt(argc, argv, &i, "--disturbed", &v)) != 0) {
+            char *end;
+            double pct;
+            if (x > 0) {
+                errno = 0;
+                pct = strtod(v, &end);
+                if (errno || end == v || *end || !(pct >= 0 && pct <= 100))
+                    return bad("--disturbed: '%s' is not a percentage from 0 to 100",
+                               lmb_quote_arg(v));
+                r->opts.disturbed_pct = pct;
+                a->suite_opts = true;
+            }
+        } else if (strcmp(arg, "--no-retry") == 0) {
+            r->opts.retry = false;
+            a->suite_opts = true;
         } else if (strcmp(arg, "--resume") == 0) {
             a->resume = true;
         } else if (strcmp(arg, "--list") == 0) {
@@ -169,7 +206,7 @@ int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv)
             a->vals[a->n++] = v;
         }
     }
-    if (a->resume && (a->cfile || a->n > 0 || a->list))
+    if (a->resume && (a->cfile || a->n > 0 || a->list || a->suite_opts))
         return bad("--resume continues a run with its own settings: only -o may go with it");
     return -1;
 }

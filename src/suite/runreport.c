@@ -61,54 +61,245 @@ void lmb_run_pass_messages(struct run *r, const struct lmb_buf *m)
         fputc('\n', stderr);
 }
 
+/* What people should know of a run's figures, gathered once for the .json's
+ * warnings and for the last lines on stderr. */
+struct findings {
+    double load_start[3], load_end[3];
+    bool load_end_known;
+    size_t results, noisy, below;        /* ok results; with CV > 5%; below resolution */
+    char noisy_ex[3][160];               /* the worst few, worst first */
+    double noisy_cv[3];
+    char below_ex[3][160];
+    size_t disturbed, retried, better, still;  /* steps disturbed at first; retried; the
+                                                  retry kept; still disturbed (kept) */
+    size_t over_budget;                  /* disturbed, not retried for lack of time */
+    char dist_ex[3][160];
+    size_t broken;                       /* steps failed or timed out */
+    char broken_ex[3][300];
+};
+
 #ifdef LMB_HAVE_JANSSON
-/* Warnings about the run as a whole, after the host's own: results that varied
- * much between repetitions, and a machine that got busy while it ran. */
-void lmb_run_warnings(const struct run *r, json_t *warn)
+/* "bw_mem frd (size_bytes=67108864, step 40)" */
+static void record_name(json_t *rec, char *out, size_t len)
 {
-    size_t k, n = 0, noisy = 0;
+    const char *b = json_string_value(json_object_get(rec, "benchmark"));
+    const char *c = json_string_value(json_object_get(rec, "case"));
+    json_t *params = json_object_get(rec, "params"), *v;
+    const char *key;
+    size_t o, np = 0;
+
+    o = (size_t)snprintf(out, len, "%s%s%s (", b ? b : "?", c ? " " : "", c ? c : "");
+    json_object_foreach(params, key, v) {
+        if (np == 2 || o >= len)
+            break;
+        if (json_is_integer(v))
+            o += (size_t)snprintf(out + o, len - o, "%s=%lld, ", key,
+                                  (long long)json_integer_value(v));
+        else if (json_is_string(v))
+            o += (size_t)snprintf(out + o, len - o, "%s=%s, ", key, json_string_value(v));
+        else
+            continue;
+        np++;
+    }
+    if (o < len)
+        snprintf(out + o, len - o, "step %lld)",
+                 (long long)json_integer_value(json_object_get(rec, "step")));
+}
+
+static void records_findings(const struct run *r, struct findings *f)
+{
+    size_t k;
     json_t *rec;
-    char ex[3][160], buf[600];
-    double la[3];
 
     json_array_foreach(r->records, k, rec) {
         json_t *cv = json_object_get(json_object_get(rec, "stats"), "cv");
         const char *st = json_string_value(json_object_get(rec, "status"));
+        if (st != NULL && strcmp(st, "below_resolution") == 0) {
+            if (f->below < 3)
+                record_name(rec, f->below_ex[f->below], sizeof f->below_ex[0]);
+            f->below++;
+        }
         if (st == NULL || strcmp(st, "ok") != 0 || !json_is_number(cv))
             continue;
-        n++;
+        f->results++;
         if (json_number_value(cv) > 0.05) {
-            if (noisy < 3) {
-                const char *b = json_string_value(json_object_get(rec, "benchmark"));
-                const char *c = json_string_value(json_object_get(rec, "case"));
-                snprintf(ex[noisy], sizeof ex[0], "%s%s%s (step %lld, CV %.0f%%)", b ? b : "?",
-                         c ? " " : "", c ? c : "",
-                         (long long)json_integer_value(json_object_get(rec, "step")),
-                         100 * json_number_value(cv));
+            double x = json_number_value(cv);
+            size_t n = f->noisy < 3 ? f->noisy : 3, at = n;
+            /* Keep the worst three, worst first. */
+            while (at > 0 && f->noisy_cv[at - 1] < x)
+                at--;
+            if (at < 3) {
+                for (size_t j = (n < 3 ? n : 2); j > at; j--) {
+                    f->noisy_cv[j] = f->noisy_cv[j - 1];
+                    memcpy(f->noisy_ex[j], f->noisy_ex[j - 1], sizeof f->noisy_ex[0]);
+                }
+                f->noisy_cv[at] = x;
+                record_name(rec, f->noisy_ex[at], sizeof f->noisy_ex[0] - 16);
+                snprintf(f->noisy_ex[at] + strlen(f->noisy_ex[at]), 16, " CV %.0f%%", 100 * x);
             }
-            noisy++;
+            f->noisy++;
         }
-    }
-    if (noisy > 0) {
-        snprintf(buf, sizeof buf, "%zu of %zu results varied by more than 5%% between repetitions "
-                                  "(CV), e.g. %s%s%s%s%s", noisy, n, ex[0],
-                 noisy > 1 ? "; " : "", noisy > 1 ? ex[1] : "", noisy > 2 ? "; " : "",
-                 noisy > 2 ? ex[2] : "");
-        json_array_append_new(warn, json_string(buf));
-    }
-    if (getloadavg(la, 3) == 3 && r->host.cpus_online > 0 &&
-        la[0] > 0.5 * (double)r->host.cpus_online + 1) {
-        snprintf(buf, sizeof buf, "load average %.2f at the end of the run on %ld CPUs: other work "
-                                  "competed with the benchmarks", la[0], r->host.cpus_online);
-        json_array_append_new(warn, json_string(buf));
     }
 }
 
+/* Step i's status and reason from its line. */
+static void step_status(const struct run *r, size_t i, const char **st, const char **why)
+{
+    json_t *o;
+    size_t k;
+
+    *st = *why = NULL;
+    json_array_foreach(r->steps, k, o)
+        if (json_integer_value(json_object_get(o, "step")) == (json_int_t)i + 1) {
+            *st = json_string_value(json_object_get(o, "status"));
+            *why = json_string_value(json_object_get(o, "reason"));
+        }
+}
+#endif
+
+static void gather(const struct run *r, struct findings *f)
+{
+    memset(f, 0, sizeof *f);
+    memcpy(f->load_start, r->host.loadavg, sizeof f->load_start);
+    f->load_end_known = getloadavg(f->load_end, 3) == 3;
+#ifdef LMB_HAVE_JANSSON
+    if (r->json)
+        records_findings(r, f);
+#endif
+    for (size_t i = 0; r->state != NULL && i < r->plan.n; i++) {
+        const struct lmb_step_state *st = &r->state[i];
+        if (st->attempts == 0)
+            continue;
+        if (st->attempts == 2 || st->disturbed) {
+            if (f->disturbed < 3) {
+                if (st->disturbance >= 0)
+                    snprintf(f->dist_ex[f->disturbed], sizeof f->dist_ex[0], "%.140s (%.0f%%)",
+                             r->plan.v[i].name, 100 * st->disturbance);
+                else
+                    snprintf(f->dist_ex[f->disturbed], sizeof f->dist_ex[0], "%.140s",
+                             r->plan.v[i].name);
+            }
+            f->disturbed++;
+        }
+        f->retried += st->attempts == 2;
+        f->over_budget += st->over_budget;
+        f->better += st->retried_better;
+        f->still += st->disturbed;
+#ifdef LMB_HAVE_JANSSON
+        {
+            const char *status, *why;
+            step_status(r, i, &status, &why);
+            if (status != NULL && strcmp(status, "ok") != 0 && strcmp(status, "skipped") != 0) {
+                if (f->broken < 3)
+                    snprintf(f->broken_ex[f->broken], sizeof f->broken_ex[0], "%.100s (%s: %.150s)",
+                             r->plan.v[i].name, status, why ? why : "no reason given");
+                f->broken++;
+            }
+        }
+#endif
+    }
+}
+
+/* "a; b; c" of the first n of ex (at most 3), into out. */
+static void list3(char ex[][160], size_t n, char *out, size_t len)
+{
+    size_t o = 0;
+
+    out[0] = '\0';
+    for (size_t i = 0; i < n && i < 3 && o < len; i++)
+        o += (size_t)snprintf(out + o, len - o, "%s%s", i ? "; " : "", ex[i]);
+}
+
+#ifdef LMB_HAVE_JANSSON
+/* Warnings about the run as a whole, after the host's own: results that varied
+ * much between repetitions, results below the clock's resolution, steps that
+ * shared their CPUs with other work, and a machine that got busy while it ran. */
+void lmb_run_warnings(const struct run *r, json_t *warn)
+{
+    struct findings f;
+    char buf[900], l[600];
+
+    gather(r, &f);
+    if (f.noisy > 0) {
+        list3(f.noisy_ex, f.noisy, l, sizeof l);
+        snprintf(buf, sizeof buf, "%zu of %zu results varied by more than 5%% between repetitions "
+                                  "(CV); the worst: %s", f.noisy, f.results, l);
+        json_array_append_new(warn, json_string(buf));
+    }
+    if (f.below > 0) {
+        list3(f.below_ex, f.below, l, sizeof l);
+        snprintf(buf, sizeof buf, "%zu results below the clock's resolution (no figure): %s%s",
+                 f.below, l, f.below > 3 ? " ..." : "");
+        json_array_append_new(warn, json_string(buf));
+    }
+    for (size_t i = 0; r->state != NULL && i < r->plan.n; i++) {
+        const struct lmb_step_state *st = &r->state[i];
+        if (st->attempts == 0 || (st->attempts == 1 && !st->disturbed))
+            continue;
+        snprintf(buf, sizeof buf, "step %zu (%.200s): other work shared the CPUs while it ran%s%s",
+                 i + 1, r->plan.v[i].name,
+                 st->attempts == 2 ? (st->retried_better ? "; run again, the second attempt is kept"
+                                                         : "; run again, the first attempt is kept")
+                 : st->over_budget ? "; not run again (the retries had used a quarter of the "
+                                     "run's time)"
+                                   : "",
+                 st->disturbed ? "; its records say \"disturbed\": true" : "");
+        json_array_append_new(warn, json_string(buf));
+    }
+    if (f.load_end_known && r->host.cpus_online > 0 &&
+        f.load_end[0] > 0.5 * (double)r->host.cpus_online + 1) {
+        snprintf(buf, sizeof buf, "load average %.2f at the end of the run on %ld CPUs: other work "
+                                  "competed with the benchmarks", f.load_end[0], r->host.cpus_online);
+        json_array_append_new(warn, json_string(buf));
+    }
+}
 #endif
 
 void lmb_run_report_end(struct run *r)
 {
+    struct findings f;
+    char l[600];
+
     lmb_run_msg(r, "%s after %.0f s: %u ok, %u skipped, %u failed, %u timed out; results in %s.*",
                 lmb_run_stop ? "stopped" : "done", lmb_run_now() - r->t0, r->ok, r->skipped,
                 r->failed, r->timeouts, r->base);
+    gather(r, &f);
+    if (f.load_end_known)
+        lmb_run_msg(r, "load average %.2f at the start, %.2f at the end, on %ld CPUs",
+                    f.load_start[0], f.load_end[0], r->host.cpus_online);
+    if (r->plan.launches <= 1)
+        lmb_run_msg(r, "one launch per step (profile %s): the spread between fresh processes "
+                       "is not measured; --launches 3 measures it", r->conf.profile);
+    else
+        lmb_run_msg(r, "%u launches for each step that feeds a summary cell", r->plan.launches);
+    if (f.disturbed > 0) {
+        list3(f.dist_ex, f.disturbed, l, sizeof l);
+        lmb_run_msg(r, "disturbed: %zu steps shared their CPUs with other work (over %g%%): %s%s",
+                    f.disturbed, r->opts.disturbed_pct, l, f.disturbed > 3 ? " ..." : "");
+        if (f.retried > 0 || f.over_budget > 0)
+            lmb_run_msg(r, "retried %zu of them: %zu less disturbed the second time; %zu still "
+                           "disturbed (their records say so)%s", f.retried, f.better, f.still,
+                        f.over_budget ? "; the others not retried: the retries had used a "
+                                        "quarter of the run's time" : "");
+    }
+    if (f.noisy > 0) {
+        list3(f.noisy_ex, f.noisy, l, sizeof l);
+        lmb_run_msg(r, "spread: %zu of %zu results have a CV over 5%%; the worst: %s", f.noisy,
+                    f.results, l);
+    }
+    if (f.below > 0) {
+        list3(f.below_ex, f.below, l, sizeof l);
+        lmb_run_msg(r, "below the clock's resolution: %zu results: %s%s", f.below, l,
+                    f.below > 3 ? " ..." : "");
+    }
+    if (f.broken > 0) {
+        char ex[3][160];
+        for (size_t i = 0; i < 3; i++)
+            snprintf(ex[i], sizeof ex[i], "%.159s", f.broken_ex[i]);
+        list3(ex, f.broken, l, sizeof l);
+        lmb_run_msg(r, "failed or timed out: %zu steps: %s%s", f.broken, l,
+                    f.broken > 3 ? " ..." : "");
+    }
+    if (f.noisy + f.below + f.disturbed + f.broken > 0 && r->json)
+        lmb_run_msg(r, "every warning is in host.warnings of %s.json", r->base);
 }

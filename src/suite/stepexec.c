@@ -2,7 +2,16 @@
 /* lmb_step_exec on the harness's lmb_command_run: the command writes its classic
  * lines, its JSON document and its messages to the streams it is given, all at
  * once, so the raw results file and the JSON files come from the same
- * measurement. */
+ * measurement.
+ *
+ * The step's process is a fork of the runner, so the last launch of a step
+ * (and the only one of a step in one launch) runs in a copy of the runner's
+ * address space: its heap holds the records of the steps done so far, and a
+ * fork inside the benchmark (lat_proc fork) copies those page tables too. With
+ * --launches, launches 1 .. K-1 are fresh processes (exec of /proc/self/exe,
+ * lib/launch.c). Making every step such an exec would need the classic and
+ * JSON streams passed on descriptors named in the environment; not done until
+ * it is shown to narrow lat_proc fork's spread between runs. */
 #include "stepexec.h"
 
 #include <stdio.h>

@@ -223,7 +223,7 @@ static size_t sweep_values(enum sweep s, unsigned prof, unsigned long long mb,
         } else {
             static const int sz[] = { 0, 16, 64 };
             for (size_t i = 0; i < 3; i++)
-                PUT(prof == Q ? "%d 2 8 16" : "%d 2 4 8 16 24 32", sz[i]);
+                PUT(prof == Q ? "%d 2 8 16" : "%d 2 4 8 16", sz[i]);
         }
         break;
     case SW_TCP:
@@ -326,6 +326,78 @@ static struct lmb_step *new_step(struct lmb_plan *p)
     return &p->v[p->n++];
 }
 
+/* Which steps of an entry feed a cell of the summary page (summary.c looks
+ * them up): all its steps, only its largest size (the last of its sweep), or
+ * the step of one sweep value. */
+enum feeds { FEEDS_NONE, FEEDS_ALL, FEEDS_LAST, FEEDS_VALUE };
+
+static const struct {
+    const char *args;          /* the entry's args */
+    enum feeds how;
+    const char *value;         /* FEEDS_VALUE: the sweep value */
+} cell_feeds[] = {
+    { "mhz", FEEDS_ALL, NULL },
+    { "line", FEEDS_ALL, NULL },
+    { "lat_syscall null", FEEDS_ALL, NULL },
+    { "lat_syscall read", FEEDS_ALL, NULL },
+    { "lat_syscall write", FEEDS_ALL, NULL },
+    { "lat_syscall stat", FEEDS_ALL, NULL },
+    { "lat_syscall open", FEEDS_ALL, NULL },
+    { "lat_select -n $X file", FEEDS_VALUE, "100" },
+    { "lat_select -n $X tcp", FEEDS_VALUE, "100" },
+    { "lat_sig install", FEEDS_ALL, NULL },
+    { "lat_sig catch", FEEDS_ALL, NULL },
+    { "lat_sig prot $FILE", FEEDS_ALL, NULL },
+    { "lat_pipe", FEEDS_ALL, NULL },
+    { "lat_unix", FEEDS_ALL, NULL },
+    { "lat_proc fork", FEEDS_ALL, NULL },
+    { "lat_proc exec", FEEDS_ALL, NULL },
+    { "lat_proc shell", FEEDS_ALL, NULL },
+    { "lat_ops", FEEDS_ALL, NULL },
+    { "lat_pagefault $FILE", FEEDS_ALL, NULL },
+    { "lat_mmap $X $FILE", FEEDS_LAST, NULL },
+    { "lat_fs $FSDIR", FEEDS_ALL, NULL },
+    { "lat_udp $PEER", FEEDS_ALL, NULL },
+    { "lat_tcp $PEER", FEEDS_ALL, NULL },
+    { "lat_rpc $HOST", FEEDS_ALL, NULL },
+    { "lat_connect $PEER", FEEDS_ALL, NULL },
+    { "bw_tcp -m $X $PEER", FEEDS_LAST, NULL },
+    { "bw_unix", FEEDS_ALL, NULL },
+    { "bw_pipe", FEEDS_ALL, NULL },
+    { "bw_file_rd $X io_only $FILE", FEEDS_LAST, NULL },
+    { "bw_mmap_rd $X mmap_only $FILE", FEEDS_LAST, NULL },
+    { "bw_mem $X bcopy", FEEDS_LAST, NULL },
+    { "bw_mem $X fcp", FEEDS_LAST, NULL },
+    { "bw_mem $X frd", FEEDS_LAST, NULL },
+    { "bw_mem $X fwr", FEEDS_LAST, NULL },
+    { "lat_ctx -s $X", FEEDS_ALL, NULL },
+    { "tlb", FEEDS_ALL, NULL },
+    { "par_mem -M $MBm", FEEDS_ALL, NULL },
+    { "lat_mem_rd $MB 128", FEEDS_ALL, NULL },
+    { "lat_mem_rd $MB 16 32 64 128 256 512 1024", FEEDS_ALL, NULL },
+    { "lat_mem_rd -t $MB 16", FEEDS_ALL, NULL },
+};
+
+/* Whether the step of sweep value k (of nv) of entry e feeds a summary cell. */
+static bool feeds_cell(const struct entry *e, size_t k, size_t nv, const char *value)
+{
+    for (size_t i = 0; i < sizeof cell_feeds / sizeof cell_feeds[0]; i++) {
+        if (strcmp(cell_feeds[i].args, e->args) != 0)
+            continue;
+        switch (cell_feeds[i].how) {
+        case FEEDS_ALL:
+            return true;
+        case FEEDS_LAST:
+            return k + 1 == nv;
+        case FEEDS_VALUE:
+            return strcmp(value, cell_feeds[i].value) == 0;
+        case FEEDS_NONE:
+            return false;
+        }
+    }
+    return false;
+}
+
 static void add_common(struct lmb_step *s, const struct lmb_bench *b, const struct lmb_sconf *c,
                        const struct lmb_plan *p)
 {
@@ -334,6 +406,17 @@ static void add_common(struct lmb_step *s, const struct lmb_bench *b, const stru
     /* Common options go right after the command name. */
     if (b == NULL)
         return;
+#ifdef LMB_NO_LAUNCHES
+    if (s->launches > 1 && !(b->common & LMB_NO_LAUNCHES) && s->argc + 2 < LMB_STEP_MAX_ARGS) {
+        snprintf(num, sizeof num, "%u", s->launches);
+        s->argv[s->argc++] = xstrdup("--launches");
+        s->argv[s->argc++] = xstrdup(num);
+    } else {
+        s->launches = 1;
+    }
+#else
+    s->launches = 1;   /* a harness without --launches */
+#endif
     if ((b->common & LMB_USE_N) && s->argc + 2 < LMB_STEP_MAX_ARGS) {
         snprintf(num, sizeof num, "%u", p->repetitions);
         s->argv[s->argc++] = xstrdup("-N");
@@ -395,6 +478,7 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
         s->host = host;
         s->remote = remote;
         s->weight = e->weight;
+        s->launches = feeds_cell(e, k, nv, vals[k]) ? p->launches : 1;
         if (e->placements && !remote && strcasecmp(c->sched, "DEFAULT") == 0) {
             /* One CPU even when only one may be used: the figure is then one. */
             s->sched = sched_of[pl];
@@ -419,6 +503,7 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
         s->argv[s->argc++] = xstrdup(words[0]);
         s->bench = s->argv[0];
         add_common(s, b, c, p);
+        s->weight *= s->launches;
         for (size_t i = 1; i < nw && s->argc + 1 < LMB_STEP_MAX_ARGS; i++) {
             s->argv[s->argc++] = xstrdup(words[i]);
         }
@@ -505,7 +590,8 @@ static bool entry_on(const struct entry *e, const struct lmb_sconf *c, unsigned 
     return false;
 }
 
-int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, const char *file)
+int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, unsigned launches,
+                   const char *file)
 {
     unsigned prof = profile_bit(c->profile);
     unsigned long long fsz;
@@ -513,7 +599,10 @@ int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, const char *fi
 
     memset(p, 0, sizeof *p);
     p->mb = lmb_sconf_mb(c);
-    p->repetitions = c->repetitions ? c->repetitions : prof == Q ? 3 : prof == D ? 7 : 11;
+    p->launches = launches ? launches : prof == Q ? 1 : 3;
+    /* Per launch: the default profile's 3 launches of 3 pool 9 samples (it had 7
+     * from one launch), so that it still ends in a few minutes. */
+    p->repetitions = c->repetitions ? c->repetitions : prof == Q ? 3 : prof == D ? 3 : 11;
     p->timeout_s = c->timeout_s > 0 ? c->timeout_s : prof == Q ? 60 : prof == D ? 300 : 1800;
     snprintf(p->enough, sizeof p->enough, "%s", c->enough[0] ? c->enough : prof == Q ? "1000" : "");
     snprintf(p->file, sizeof p->file, "%s", file);

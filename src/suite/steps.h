@@ -29,6 +29,7 @@ struct lmb_step {
     bool remote;                  /* the server runs on host, started over ssh */
     double weight;                /* relative cost, for the ETA */
     const char *sched;            /* LMBENCH_SCHED for this step, or NULL: the run's */
+    unsigned launches;            /* --launches of its command (1: none given) */
     bool json_only;               /* its classic lines stay out of the raw file (the
                                      second placement of a two-ended benchmark: lmbench 3
                                      had one line, the raw file keeps the same-CPU one) */
@@ -38,6 +39,7 @@ struct lmb_plan {
     struct lmb_step *v;
     size_t n, cap;
     unsigned repetitions;         /* -N of the profile (or REPETITIONS) */
+    unsigned launches;            /* launches of the steps that feed a summary cell */
     char enough[32];              /* ENOUGH for the steps ("" automatic) */
     double timeout_s;             /* per step */
     unsigned long long mb;        /* the largest memory size, MiB */
@@ -45,8 +47,12 @@ struct lmb_plan {
 };
 
 /* Builds the plan for the settings c. `file` is the path of the scratch file
- * the file benchmarks use (created by the runner). Returns 0 or -1 (memory). */
-int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, const char *file);
+ * the file benchmarks use (created by the runner). launches: --launches of the
+ * steps that feed a cell of `lmbench see`'s summary (summary.c), 0 for the
+ * profile's (quick 1, default and full 3); the other steps are measured in one
+ * launch. Returns 0 or -1 (memory). */
+int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, unsigned launches,
+                   const char *file);
 void lmb_plan_free(struct lmb_plan *p);
 
 /* Prints the plan, one step a line, with skip reasons (lmbench run --list). */

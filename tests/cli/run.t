@@ -18,6 +18,14 @@ verb_usage_error run --resume --profile quick
 verb_usage_error run -c "$T/nosuchconfig"
 verb_usage_error run -o
 verb_usage_error run --help extra
+verb_usage_error run --launches 0
+verb_usage_error run --launches 101
+verb_usage_error run --launches abc
+verb_usage_error run --disturbed -1
+verb_usage_error run --disturbed 101
+verb_usage_error run --disturbed x
+verb_usage_error run --resume --no-retry
+verb_usage_error run --resume --launches 2
 
 # The environment is checked once, before anything is written.
 mkdir -p "$T/envrun"
@@ -124,6 +132,11 @@ if grep -q '^tlb: ' "$R"; then
 else
     skip "raw: no tlb line (tlb could not tell on this machine)"
 fi
+like "$RAWTXT" '^\[CONTEXT_KERNEL: .+\]$' "raw: the context as header lines ([CONTEXT_KERNEL: ...])"
+like "$(cat "$T/err")" '^lmbench run: load average [0-9.]+ at the start, [0-9.]+ at the end, on [0-9]+ CPUs$' "the end: the load at the start and at the end"
+like "$(cat "$T/err")" '^lmbench run: one launch per step \(profile quick\)' "the end: quick measures one launch per step and says so"
+is "$(sed -n '/^lmbench run: done after /,$p' "$T/err" | wc -l | tr -d ' ')" "$(sed -n '/^lmbench run: done after /,$p' "$T/err" | grep -c '^lmbench run: ')" "the end: a few lmbench run: lines"
+ok $([ "$(sed -n '/^lmbench run: done after /,$p' "$T/err" | wc -l)" -le 10 ]; echo $?) "the end: at most 10 lines"
 like "$(tail -n 1 "$R")" '^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [0-9]+ [0-9:]+ UTC [0-9]+\]$' "raw: ends with the date"
 run "$LMBENCH" import "$R"
 if json_usable; then
@@ -145,6 +158,14 @@ json: every step of the plan, numbered, with its status
     (.run.steps | length) == $STEPS and ([.run.steps[].step] == [range(1; $STEPS + 1)]) and all(.run.steps[]; .status == "ok" or .status == "skipped" or ($JUDGED_STEP))
 json: host context: hostname, uname, platform, cpus, caches, memory, load, timer, warnings
     (.host.hostname | type == "string") and (.host.uname.sysname | type == "string") and (.host.platform | test("-")) and .host.cpu.online >= 1 and (.host.caches | type == "array") and .host.memory_bytes > 0 and (.host.load_avg | length == 3) and (.host.timer.clock | type == "string") and (.host.warnings | type == "array")
+json: every step ran once or twice (retried when disturbed), its interference measured or null
+    all(.run.steps[]; (.attempts == 1 or .attempts == 2) and (.disturbed | type == "boolean") and (.interference == null or ((.interference | keys) as \$k | ["cpus","disturbed","load_after","load_before","other_cpu_s","other_share","own_cpu_s","steal_s","steal_share","wall_s"] - \$k == [])))
+json: a step measured has its interference: wall time, CPUs, shares between 0 and 1, the load at both ends
+    [.run.steps[] | select(.status == "ok") | .interference] | map(select(. != null)) | length > 0 and all(.[]; .wall_s > 0 and .cpus >= 1 and .other_share >= 0 and .other_share <= 1 and .steal_share >= 0 and (.load_before | length) == 3 and (.load_after | length) == 3)
+json: host.context: the 16 keys of doc/results-schema.md in order, strings or null
+    (.host.context | keys_unsorted) == ["cpu_model","microcode","sockets","cores","threads","smt","governor","boost","thp","thp_defrag","kernel","cmdline","mitigations","virtualization","numa_nodes","memory_bytes"] and all(.host.context[]; . == null or type == "string") and (.host.context.kernel | type == "string")
+json: run.config says the launches, the disturbed threshold and whether disturbed steps are retried
+    .run.config.launches == 1 and .run.config.disturbed_pct == 10 and .run.config.retry == true
 json: every record says which step wrote it
     all(.results[]; .step >= 1 and .step <= $STEPS)
 json: lat_syscall null measured, with samples and statistics
@@ -162,6 +183,7 @@ EOF2
         "jsonl: the same number of records as the .json"
     is "$(jq -c 'select(.benchmark == null and .step != null)' "$R.jsonl" | wc -l | tr -d ' ')" "$STEPS" \
         "jsonl: one line per step"
+    is "$(head -n 1 "$R.jsonl" | jq -c '.host.context | keys_unsorted | length')" 16 "jsonl: the header has host.context"
 else
     skip "the JSON files: jq missing or built without jansson"
 fi
@@ -203,6 +225,84 @@ fi
 # A second run goes to <host>.1.
 (cd "$T/w" && "$LMBENCH" run $TINY --groups os >/dev/null 2>&1)
 check "a second run: <host>.1" test -s "$T/w/results/$H.1"
+
+# --- disturbed steps, retried; launches -----------------------------------------------------
+
+# --disturbed 0 counts every measured step as disturbed: each is run again once
+# at the end, the less disturbed attempt kept, and the raw file and the .jsonl
+# hold one attempt of each step, as the .json.
+LAUNCHES_OK=$("$LMBENCH" lat_syscall --help 2>&1 | grep -c -- '--launches')
+mkdir -p "$T/dist"
+(cd "$T/dist" && "$LMBENCH" run $TINY --groups os --disturbed 0 >"$T/out" 2>"$T/err")
+rc=$?
+D="$T/dist/results/$H.0"
+is "$rc" 0 "--disturbed 0: exit status 0"
+like "$(cat "$T/err")" '^lmbench run: retry 1 of [0-9]+ \(disturbed\): ' "--disturbed 0: the retries are said"
+like "$(cat "$T/err")" '^lmbench run: disturbed: [0-9]+ steps shared their CPUs with other work \(over 0%\): ' "the end: the disturbed steps named"
+like "$(cat "$T/err")" '^lmbench run: retried [0-9]+ of them: [0-9]+ less disturbed the second time; [0-9]+ still disturbed' "the end: what the retries did"
+for l in 'Simple syscall:' 'Simple read:' 'Signal handler installation:' 'Process fork\+exit:' 'Pipe latency:'; do
+    is "$(grep -Ec "^$l" "$D")" 1 "--disturbed 0: the raw file has '$l' once"
+done
+is "$(grep -c '^\[lmbench3\.0 results for ' "$D")" 1 "--disturbed 0: the raw file has one header"
+like "$(tail -n 1 "$D")" '^\[[A-Z][a-z][a-z] [A-Z][a-z][a-z] [0-9]+ [0-9:]+ UTC [0-9]+\]$' "--disturbed 0: the raw file ends with the date"
+run "$LMBENCH" import "$D"
+is "$RC" 0 "--disturbed 0: the rewritten raw file reads as an lmbench 3 file"
+if json_usable; then
+    json_checks "$D.json" <<EOF2
+--disturbed 0: every step that was ok ran twice and is disturbed; a skipped one once
+    all(.run.steps[]; if .status == "ok" then .attempts == 2 and .disturbed == true else .attempts == 1 end)
+--disturbed 0: the records of a step still disturbed say so
+    all(.results[] | select(.status == "ok"); .disturbed == true)
+--disturbed 0: each step's records once (lat_syscall null: one record)
+    ([.results[] | select(.benchmark == "lat_syscall" and .case == "null")] | length) == 1
+--disturbed 0: run.config has the threshold
+    .run.config.disturbed_pct == 0 and .run.config.retry == true
+--disturbed 0: each step's raw_start and raw_bytes within the raw file, in order
+    [.run.steps[] | [.raw_start, .raw_bytes]] as \$r | all(range(1; \$r | length); \$r[.][0] >= \$r[. - 1][1] and \$r[.][1] >= \$r[.][0])
+--disturbed 0: the host's warnings name the disturbed steps
+    any(.host.warnings[]; test("other work shared the CPUs while it ran; run again"))
+EOF2
+    is "$(jq -c 'select(.benchmark != null)' "$D.jsonl" | wc -l | tr -d ' ')" "$(jq '.results | length' "$D.json")" \
+        "--disturbed 0: the .jsonl has the same records as the .json"
+    is "$(jq -sc '[.[] | select(.benchmark == null and .step != null) | .attempts] | unique' "$D.jsonl")" \
+        "$(jq -c '[.run.steps[].attempts] | unique' "$D.json")" "--disturbed 0: the .jsonl's step lines say the attempts"
+    # Each step's bytes in the raw file are its own lines.
+    _s=$(jq -r '.run.steps[] | select(.name == "lat_syscall -N 3 null") | "\(.raw_start) \(.raw_bytes)"' "$D.json")
+    is "$(dd if="$D" bs=1 skip="${_s% *}" count=$((${_s#* } - ${_s% *})) 2>/dev/null | grep -c '^Simple syscall: ')" 1 \
+        "--disturbed 0: raw_start and raw_bytes of a step frame its line"
+fi
+
+# --no-retry: disturbed steps are marked, not run again.
+mkdir -p "$T/noretry"
+(cd "$T/noretry" && "$LMBENCH" run $TINY --groups os --disturbed 0 --no-retry >"$T/out" 2>"$T/err")
+is "$?" 0 "--no-retry: exit status 0"
+unlike "$(cat "$T/err")" '^lmbench run: retry ' "--no-retry: nothing run again"
+if json_usable; then
+    json_ok "$T/noretry/results/$H.0.json" 'all(.run.steps[]; .attempts == 1) and all(.run.steps[] | select(.status == "ok"); .disturbed) and .run.config.retry == false' \
+        "--no-retry: every step once, the disturbed ones marked"
+fi
+
+# --launches: the steps that feed a summary cell get --launches K, the others none.
+run "$LMBENCH" run --profile default --fsdir "$T/fs" --list
+if [ "$LAUNCHES_OK" -gt 0 ]; then
+    like "$OUT" '^ *[0-9]+  os +lat_syscall --launches 3 -N [0-9]+ null$' "default profile: lat_syscall null (a cell) in 3 launches"
+    like "$OUT" '^ *[0-9]+  os +lat_syscall -N [0-9]+ fstat$' "default profile: lat_syscall fstat (no cell) in one"
+    like "$OUT" '^ *[0-9]+  os +lat_proc --launches 3 -N [0-9]+ fork$' "default profile: lat_proc fork in 3 launches"
+    like "$OUT" 'launches 3 for each step that feeds a summary cell, 1 for the others' "--list: the launches said"
+    run "$LMBENCH" run $TINY --launches 2 --list
+    like "$OUT" '^ *[0-9]+  os +lat_syscall --launches 2 -N 3 null$' "--launches 2: passed to the steps"
+    unlike "$OUT" '^ *[0-9]+  os +lat_syscall --launches 2 -N 3 fstat$' "--launches 2: not to a step that feeds no cell"
+    mkdir -p "$T/launch"
+    (cd "$T/launch" && "$LMBENCH" run $TINY --groups os --launches 2 >"$T/out" 2>"$T/err")
+    is "$?" 0 "--launches 2: a tiny run, exit status 0"
+    like "$(cat "$T/err")" '^lmbench run: 2 launches for each step that feeds a summary cell' "the end: the launches said"
+    if json_usable; then
+        json_ok "$T/launch/results/$H.0.json" '.run.config.launches == 2 and ([.results[] | select(.benchmark == "lat_syscall" and .case == "null")][0] | (.launches | length) == 2)' \
+            "--launches 2: lat_syscall null's record has its two launches"
+    fi
+else
+    skip "--launches: the commands do not take it in this build"
+fi
 
 # --- -c FILE with lmbench 3's keys --------------------------------------------------------
 
