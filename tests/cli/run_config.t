@@ -27,24 +27,24 @@ is "$RC" 0 "lmbench 3's config file: accepted (exit status 0)"
 is "$ERR" "lmbench run: $CONF3: ignored (no equivalent): DISKS, DISK_DESC, OUTPUT, FASTMEM, INFO, LINE_SIZE, LOOP_O, MAIL, TOTAL_MEM, MHZ, MOTHERBOARD, NETWORKS, OS, PROCESSORS, SLOWFS, TIMING_O, RSH, RCP, VERSION, BENCHMARK_HTTP" \
     "the keys without an equivalent: one line on stderr, each key once"
 plan
-like "$SETTINGS" ' steps; profile default, -N 7, ENOUGH 5000, MB 1433, ' \
+like "$SETTINGS" ' steps; profile default, -N 3, ENOUGH 5000, MB 1433, ' \
     "ENOUGH and MB honoured"
-like "$PLAN" '^ *[0-9]+  hardware +bw_mem -N 7 -P 2 1433m frd$' "SYNC_MAX: -P 2; MB: the largest size"
-like "$PLAN" '^ *[0-9]+  network +lat_tcp -N 7 peer1  \(server on peer1 over ssh\)$' \
+like "$PLAN" '^ *[0-9]+  hardware +bw_mem -N 3 -P 2 1433m frd$' "SYNC_MAX: -P 2; MB: the largest size"
+like "$PLAN" '^ *[0-9]+  network +lat_tcp -N 3 peer1  \(server on peer1 over ssh\)$' \
     "REMOTE: the network steps again against its host"
 unlike "$PLAN" '\[one CPU\]|\[two CPUs\]' "LMBENCH_SCHED=BALANCED: no placement of the suite's own"
 # BENCHMARK_OS=NO with some OS benchmarks YES (as config-run wrote a choice):
 # those only; the network ones (OS benchmarks in lmbench 3) likewise.
-like "$PLAN" ' os +lat_syscall -N 7 -P 2 null$' "BENCHMARK_SYSCALL=YES: its steps"
-like "$PLAN" ' os +lat_proc -N 7 -P 2 fork$' "BENCHMARK_PROC=YES: its steps"
-like "$PLAN" ' os +lat_mmap -N 7 -P 2 512k \$FILE$' "BENCHMARK_MMAP=YES: its steps"
-like "$PLAN" ' network +lat_tcp -N 7 -P 2 -l$' "BENCHMARK_TCP=YES: its steps"
+like "$PLAN" ' os +lat_syscall -N 3 -P 2 null$' "BENCHMARK_SYSCALL=YES: its steps"
+like "$PLAN" ' os +lat_proc -N 3 -P 2 fork$' "BENCHMARK_PROC=YES: its steps"
+like "$PLAN" ' os +lat_mmap -N 3 -P 2 512k \$FILE$' "BENCHMARK_MMAP=YES: its steps"
+like "$PLAN" ' network +lat_tcp -N 3 -P 2 -l$' "BENCHMARK_TCP=YES: its steps"
 like "$PLAN" ' os +lmdd ' "lmdd, which makes the file lat_mmap maps, runs though BENCHMARK_FILE=NO"
 for b in lat_select lat_ctx lat_pagefault lat_fs bw_file_rd lat_pipe bw_pipe lat_unix bw_unix \
          lat_udp lat_connect lat_rpc lat_sig; do
     unlike "$PLAN" " $b " "a benchmark switched NO: no $b step"
 done
-like "$PLAN" ' hardware +bw_mem -N 7 -P 2 1k bcopy$' "BENCHMARK_HARDWARE=YES, BENCHMARK_BCOPY empty: the copies run"
+like "$PLAN" ' hardware +bw_mem -N 3 -P 2 1k bcopy$' "BENCHMARK_HARDWARE=YES, BENCHMARK_BCOPY empty: the copies run"
 like "$PLAN" ' hardware +lat_ops ' "BENCHMARK_OPS empty: lat_ops runs"
 
 # --- variants of it ----------------------------------------------------------------------
@@ -54,7 +54,7 @@ sed -e 's/^BENCHMARK_BCOPY=$/BENCHMARK_BCOPY=NO/' -e 's/^BENCHMARK_CTX=NO$/BENCH
 run "$LMBENCH" run -c "$T/c1" --list
 plan
 unlike "$PLAN" ' bw_mem .* (bcopy|fcp|cp|bzero)' "BENCHMARK_BCOPY=NO with its group on: no copy step"
-like "$PLAN" ' hardware +bw_mem -N 7 -P 2 1k frd' "... the memory read steps still run"
+like "$PLAN" ' hardware +bw_mem -N 3 -P 2 1k frd' "... the memory read steps still run"
 like "$PLAN" ' os +lat_ctx ' "BENCHMARK_CTX=YES: lat_ctx runs"
 sed -e 's/^BENCHMARK_MMAP=YES$/BENCHMARK_MMAP=NO/' "$CONF3" >"$T/c2"
 run "$LMBENCH" run -c "$T/c2" --list
@@ -63,7 +63,7 @@ unlike "$PLAN" ' lmdd | lat_mmap | bw_mmap_rd ' "nothing reads the file: no lmdd
 run "$LMBENCH" run -c "$CONF3" --groups hardware -P 1 --mb 64 --list
 plan
 ok $([ "$RC" = 0 ] && ! printf '%s\n' "$PLAN" | grep -Eq ' (os|network) ' &&
-     printf '%s\n' "$PLAN" | grep -q 'bw_mem -N 7 64m frd$'; echo $?) \
+     printf '%s\n' "$PLAN" | grep -q 'bw_mem -N 3 64m frd$'; echo $?) \
     "options win over the file (--groups, -P, --mb)"
 
 # The shell forms of such a file: comments, blank lines, export, quotes, ;,
