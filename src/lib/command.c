@@ -85,7 +85,7 @@ static const struct common_opt common_opts[] = {
     { O_MINTIME, 0, "min-time", "SEC", 0,
       "make each timed interval last at least SEC seconds (overrides ENOUGH)" },
     { O_LAUNCHES, 0, "launches", "K", 0,
-      "measure in K fresh processes, one after another, and pool their samples (default 1)" },
+      "measure in K fresh processes in turn, pooling their samples (default 1)" },
     { O_LIST, 0, "list", NULL, 0, "list the variants" },
     { O_HELP, 'h', "help", NULL, 0, "show this help" },
 };
