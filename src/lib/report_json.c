@@ -361,6 +361,7 @@ static json_t *host_json(const struct lmb_report *rep, bool *ok)
     for (int i = 0; warn != NULL && i < h->nwarnings; i++)
         json_array_append_new(warn, text_json(h->warnings[i]));
     put(o, "warnings", warn, ok);
+    put(o, "context", lmb_context_json(&h->context), ok);
     return o;
 }
 
