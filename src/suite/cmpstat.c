@@ -455,12 +455,12 @@ int lmb_cs_judge(const struct lmb_cs_opts *o, struct lmb_cs_result *r, size_t n)
         case LMB_CS_MARGIN:
             if (eff > w->margin && w->ratio != 1) {
                 w->verdict = direction(w);
-                w->reason = "beyond the margin of the measured side's between-launch spread "
-                            "(the other side has none)";
+                w->reason = "beyond the margin: one side has no spread, the change exceeds "
+                            "the other's between-launch spread by far";
             } else {
                 w->verdict = LMB_CS_UNKNOWN;
-                w->reason = "within the margin of the measured side's between-launch spread "
-                            "(the other side has none)";
+                w->reason = "within the margin: one side has no spread, and the change is "
+                            "not far beyond the other's between-launch spread";
             }
             break;
         case LMB_CS_BOOTSTRAP:
