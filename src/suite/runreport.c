@@ -190,9 +190,11 @@ static void gather(const struct run *r, struct findings *f)
             const char *status, *why;
             step_status(r, i, &status, &why);
             if (status != NULL && strcmp(status, "ok") != 0 && strcmp(status, "skipped") != 0) {
+                /* The reason's start: the full one is in run.steps. */
                 if (f->broken < 3)
-                    snprintf(f->broken_ex[f->broken], sizeof f->broken_ex[0], "%.100s (%s: %.150s)",
-                             r->plan.v[i].name, status, why ? why : "no reason given");
+                    snprintf(f->broken_ex[f->broken], sizeof f->broken_ex[0], "%.60s (%s: %.50s%s)",
+                             r->plan.v[i].name, status, why ? why : "no reason given",
+                             why && strlen(why) > 50 ? "..." : "");
                 f->broken++;
             }
         }
@@ -228,8 +230,8 @@ void lmb_run_warnings(const struct run *r, json_t *warn)
     }
     if (f.below > 0) {
         list3(f.below_ex, f.below, l, sizeof l);
-        snprintf(buf, sizeof buf, "%zu results below the clock's resolution (no figure): %s%s",
-                 f.below, l, f.below > 3 ? " ..." : "");
+        snprintf(buf, sizeof buf, "%zu result%s below the clock's resolution (no figure): %s%s",
+                 f.below, f.below == 1 ? "" : "s", l, f.below > 3 ? " ..." : "");
         json_array_append_new(warn, json_string(buf));
     }
     for (size_t i = 0; r->state != NULL && i < r->plan.n; i++) {
@@ -289,16 +291,16 @@ void lmb_run_report_end(struct run *r)
     }
     if (f.below > 0) {
         list3(f.below_ex, f.below, l, sizeof l);
-        lmb_run_msg(r, "below the clock's resolution: %zu results: %s%s", f.below, l,
-                    f.below > 3 ? " ..." : "");
+        lmb_run_msg(r, "below the clock's resolution: %zu result%s: %s%s", f.below,
+                    f.below == 1 ? "" : "s", l, f.below > 3 ? " ..." : "");
     }
     if (f.broken > 0) {
         char ex[3][160];
         for (size_t i = 0; i < 3; i++)
             snprintf(ex[i], sizeof ex[i], "%.159s", f.broken_ex[i]);
         list3(ex, f.broken, l, sizeof l);
-        lmb_run_msg(r, "failed or timed out: %zu steps: %s%s", f.broken, l,
-                    f.broken > 3 ? " ..." : "");
+        lmb_run_msg(r, "failed or timed out: %zu step%s: %s%s", f.broken,
+                    f.broken == 1 ? "" : "s", l, f.broken > 3 ? " ..." : "");
     }
     if (f.noisy + f.below + f.disturbed + f.broken > 0 && r->json)
         lmb_run_msg(r, "every warning is in host.warnings of %s.json", r->base);
