@@ -623,7 +623,7 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
 {
     struct row *rows = NULL;
     size_t only_base, only_new, shown = 0, counts[V_COUNT] = { 0 }, placed = 0;
-    size_t why_few = 0, why_unknown = 0, why_wide = 0, disturbed = 0;
+    size_t why_few = 0, why_unknown = 0, why_wide = 0, why_margin = 0, disturbed = 0;
     long nrows = pair_records(base, nf, &rows, &only_base, &only_new);
     int regressions = 0;
     char desc[700];
@@ -664,6 +664,8 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                 why_few++;
             else if (strstr(w->cs.reason, "wide"))
                 why_wide++;
+            else if (strstr(w->cs.reason, "margin"))
+                why_margin++;
             else
                 why_unknown++;
         }
@@ -691,8 +693,9 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                 counts[V_WORSE], counts[V_BETTER], counts[V_SAME], counts[V_UNKNOWN],
                 counts[V_INFO], only_base, only_new);
         if (counts[V_UNKNOWN])
-            fprintf(out, "?: %zu too few samples, %zu spread unknown, %zu interval too wide\n",
-                    why_few, why_unknown, why_wide);
+            fprintf(out, "?: %zu too few samples, %zu spread unknown, %zu interval too wide, "
+                         "%zu within the margin (one side without spread)\n",
+                    why_few, why_unknown, why_wide, why_margin);
         if (counts[V_APART])
             fprintf(out, "%zu not comparable: the same measurement, different quantities "
                          "(compat)\n", counts[V_APART]);
