@@ -125,11 +125,14 @@ bool lmb_launch_identity_param(const char *key)
     /* What a launch found out about itself, never what was asked: the
      * parameters lmb_copy_fact_* gives (maps, faults, major_faults,
      * huge_percent, page_bytes), lat_pagefault's faults per page and lat_fs's
-     * calibrated file count; and those compare ignores for a record's name
-     * (vector, file, host). */
+     * calibrated file count, what par_ops, par_mem and lat_ops settled on or
+     * measured on the way (chains, latency_ns, per_op_ns, elements_per_interval);
+     * and those compare ignores for a record's name (vector, file, host).
+     * lmbench compare uses this same list. */
     static const char *const not_identity[] = {
         "vector", "file", "host", "maps", "faults", "major_faults", "faults_per_page", "files",
-        "huge_percent", "page_bytes",
+        "huge_percent", "page_bytes", "chains", "latency_ns", "per_op_ns",
+        "elements_per_interval",
     };
     for (size_t i = 0; i < sizeof not_identity / sizeof not_identity[0]; i++)
         if (strcmp(key, not_identity[i]) == 0)

@@ -78,8 +78,24 @@ static json_t *record_json(const struct lmb_rs_record *r)
     json_object_set_new(o, "headline", json_string(r->headline ? r->headline : "median"));
     json_object_set_new(o, "value", num_or_null(r->value, r->has_value && r->status == LMB_RS_OK));
     json_object_set_new(o, "samples", s);
+    if (r->nlaunches > 1) {
+        /* The launches of a --launches record, as far as the file said: the ok
+         * launches' samples (the others' are not kept by the reader). */
+        json_t *l = json_array();
+        size_t at = 0;
+        for (size_t k = 0; k < r->nlaunches; k++) {
+            json_t *ls = json_array();
+            for (size_t j = 0; j < r->launch_n[k] && at < r->nsamples; j++)
+                json_array_append_new(ls, json_real(r->samples[at++]));
+            json_array_append_new(l, json_pack("{sIsssnso}", "launch", (json_int_t)(k + 1),
+                                               "status", "ok", "reason", "samples", ls));
+        }
+        json_object_set_new(o, "launches", l);
+    }
     json_object_set_new(o, "stats", json_null());
     json_object_set_new(o, "elapsed_s", json_null());
+    if (r->disturbed)
+        json_object_set_new(o, "disturbed", json_true());
     return o;
 }
 
@@ -171,6 +187,12 @@ static json_t *file_json(const struct lmb_rs_file *f)
     for (size_t i = 0; i < f->nwarnings; i++)
         json_array_append_new(warn, json_string(f->warnings[i]));
     json_object_set_new(host, "warnings", warn);
+    if (f->ncontext > 0) {
+        json_t *ctx = json_object();
+        for (size_t i = 0; i < f->ncontext; i++)
+            json_object_set_new(ctx, f->context[i].key, json_string(f->context[i].value));
+        json_object_set_new(host, "context", ctx);
+    }
     json_object_set_new(doc, "host", host);
 
     res = json_array();

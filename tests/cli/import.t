@@ -57,6 +57,10 @@ run "$LMBENCH" import -o "$T/again.json" "$T/sys.json"
 is "$RC:$OUT" "0:" "import -o FILE: exit 0, nothing on stdout"
 json_ok "$T/again.json" ".results[0].benchmark == \"lat_syscall\" and .results[0].value == $(jq '.results[0].value' "$T/sys.json")" \
     "import of our JSON: the same record and value"
+"$BIN/lat_syscall" --launches 2 -N 3 --json null >"$T/l2.json" 2>/dev/null
+run "$LMBENCH" import -o "$T/l2again.json" "$T/l2.json"
+json_ok "$T/l2again.json" '(.results[0].launches | map(.samples | length)) == [3,3] and (.results[0].samples | length) == 6 and (.host.context | type) == "object"' \
+    "import keeps a record's launches and the host context"
 check "import -o: no temporary file left" sh -c "! ls '$T' | grep -q '\\.tmp\$'"
 
 run "$LMBENCH" import "$T/nosuch"

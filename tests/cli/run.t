@@ -209,9 +209,8 @@ if json_usable; then
         [ range($a[0].tables | length) as $t | $a[0].tables[$t] as $ta | $b[0].tables[$t] as $tb
           | $ta.columns[].key as $k
           | {k: ($ta.key + "." + $k), x: $ta.rows[0].cells[$k], y: $tb.rows[0].cells[$k]}
-          # A two-ended cell whose same-CPU result failed (emulation, a busy
-          # machine) is absent from the raw file, while see falls back to the
-          # JSON two-CPU result: only cells present in both are compared.
+          # A cell whose result failed (emulation, a busy machine) is blank
+          # in one or both: only cells present in both are compared.
           | select((.y | type) == "number" and (.x | type) == "number") ] as $cells
         | {n: ($cells | length),
            bad: [$cells[] | select((.x | type) != "number" or
