@@ -72,12 +72,14 @@ static void help(void)
  * or chose for itself (the mappings of the forking process, the faults a pass
  * took, the files lat_fs made per interval, the page sizes a buffer got, the
  * chains par_mem and cache found best, the elements lat_ops timed per
- * interval), which differ from run to run. */
+ * interval, the latencies par_ops measured on the way), which differ from run
+ * to run. */
 static bool identity_param(const char *key)
 {
     static const char *const not_identity[] = {
         "vector", "file", "host", "maps", "faults", "major_faults", "faults_per_page", "files",
-        "huge_percent", "page_bytes", "chains", "elements_per_interval",
+        "huge_percent", "page_bytes", "chains", "elements_per_interval", "latency_ns",
+        "per_op_ns",
     };
     for (size_t i = 0; i < sizeof not_identity / sizeof not_identity[0]; i++)
         if (strcmp(key, not_identity[i]) == 0)
