@@ -56,11 +56,22 @@ static uint64_t next_size(uint64_t s)
     return s + octave / 8;
 }
 
+/* The sizes a coarse sweep (-c) keeps above its size, besides the sweep's last:
+ * the powers of two and three times a power of two, two per doubling. Both are
+ * points of the full sweep, measured the same way. */
+static bool coarse_point(uint64_t s)
+{
+    if (s % 3 == 0)
+        s /= 3;
+    return s > 0 && (s & (s - 1)) == 0;
+}
+
 static const struct lmb_optdef options[] = {
     { 't', NULL, "random order: one random cycle through the elements (defeats prefetchers)" },
     { 'p', NULL, "page order: random inside each page, pages in random order (few TLB misses)" },
     { 'H', NULL, "huge pages: the random cycle over transparent huge pages" },
     { 'S', NULL, "only the largest size: one row per stride, no sweep" },
+    { 'c', "size", "coarse sweep from this size on: two sizes per doubling (2^k, 3*2^(k-1))" },
 };
 
 /* len: a plain number is megabytes (2^20 bytes), as lmbench 3; or a size
@@ -93,7 +104,7 @@ static void point_record(struct lmb_record *rec, const struct lmb_ctx *ctx, enum
 
 static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    uint64_t len, strides[64];
+    uint64_t len, coarse = UINT64_MAX, strides[64];
     size_t nstrides = 0;
     enum mode mode = MODE_STRIDE;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -103,6 +114,9 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "-p and -H are different orders: give one");
     if (lmb_opt_given(ctx, 'p') && lmb_opt_given(ctx, 't'))
         return lmb_usage_error(ctx, "-p and -t are different orders: give one");
+    if (lmb_opt_given(ctx, 'c') &&
+        lmb_parse_size(lmb_opt_arg(ctx, 'c'), &coarse, err, sizeof err) != 0)
+        return lmb_usage_error(ctx, "-c: %s", err);
     if (lmb_opt_given(ctx, 't'))
         mode = MODE_RANDOM;
     if (lmb_opt_given(ctx, 'p'))
@@ -153,6 +167,8 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         if (lmb_opt_given(ctx, 'S'))
             first = len;
         for (uint64_t size = first; size <= len; size = next_size(size)) {
+            if (size > coarse && size != first && next_size(size) <= len && !coarse_point(size))
+                continue;
             /* One point: 256 dependent loads per iteration of the timed loop
              * (src/lib/memlat.c); the loop's own branch overlaps with the
              * chain and is not subtracted. The default order's loop is one
@@ -198,7 +214,8 @@ const struct lmb_bench lmb_bench_lat_mem_rd = {
             "which they cannot. -p visits each page's elements in random order, the pages\n"
             "in random order too: one TLB miss per page instead of one per load. -H is -t\n"
             "over transparent huge pages. The default stride is the cache line size. -S\n"
-            "measures the largest size only.\n",
+            "measures the largest size only. -c SIZE keeps, above SIZE, only two sizes per\n"
+            "doubling (2^k and 3*2^(k-1)) of the sweep; each is measured as in the full one.\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = lat_mem_rd_main,

@@ -110,6 +110,20 @@ is "$(grep -Ec "$ROW" "$T/err")" 2 "-S 20k 64 128: two rows"
 is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1 | sort -u)" "0.01953" "-S 20k: the rows are at 20k (0.01953 MiB)"
 is "$(sed -n '1p' "$T/err")" '"stride=64' "-S: the block header stays"
 
+# -c: above its size only the powers of two and three times a power of two,
+# and the sweep's last size; below it every size of the full sweep.
+run "$CMD" -N 1 180k 64
+FULL=$(grep -E "$ROW" "$T/err" | cut -d' ' -f1)
+run "$CMD" -c 64k -N 1 180k 64
+is "$RC" 0 "-c 64k 180k 64: exit status 0"
+is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1 | awk '$1 > 0.0625' | tr '\n' ' ')" \
+    "0.09375 0.12500 0.17188 " "-c 64k 180k: above 64k, 96k, 128k and the last size, 176k"
+is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1 | awk '$1 <= 0.0625')" \
+    "$(printf '%s\n' "$FULL" | awk '$1 <= 0.0625')" "-c 64k: up to 64k, the sizes of the full sweep"
+run "$CMD" -c 1m -N 1 180k 64
+is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1)" "$FULL" "-c above the largest size: the full sweep"
+usage_error lat_mem_rd "$CMD" -c 8q 1
+
 # A length off the size steps stops at the last step below it.
 run "$CMD" -N 3 5k 64
 is "$(check_blocks "$T/err" "64" 5120)" ok "5k: rows up to 4096 bytes, the last step below 5k"
@@ -122,7 +136,7 @@ is "$(grep -Ec "$ROW" "$T/err")" 1 "4k 4096: one row"
 
 run "$CMD" --help
 ok $([ "$RC" = 0 ] && [ -z "$ERR" ]; echo $?) "--help: exit 0, nothing on stderr"
-like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_mem_rd .*\[-t\] \[-p\] \[-H\] \[-S\] len_in_MB \[stride\.\.\.\]$' "--help: the usage line"
+like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_mem_rd .*\[-t\] \[-p\] \[-H\] \[-S\] \[-c <size>\] len_in_MB \[stride\.\.\.\]$' "--help: the usage line"
 run "$CMD" --list
 is "$RC:$OUT" "0:" "--list: exit 0, no variants"
 
