@@ -79,7 +79,13 @@ static const struct entry table[] = {
     { ALLP, OS, NULL, false, "lat_sig prot $FILE", SW_NONE, NULL, false, 1, false },
     { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 1, false },
     { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 1, false },
-    { ALLP, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 4, false },
+    { Q | F, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 4, false },
+    /* The default profile: one size a step, so that the sizes the summary shows
+     * (0k, 10k) have their launches and 1k and 4k one. */
+    { D, OS, "\"File system latency", false, "lat_fs -s 0k $FSDIR", SW_NONE, NULL, false, 1, false },
+    { D, OS, NULL, false, "lat_fs -s 1k $FSDIR", SW_NONE, NULL, false, 1, false },
+    { D, OS, NULL, false, "lat_fs -s 4k $FSDIR", SW_NONE, NULL, false, 1, false },
+    { D, OS, NULL, true, "lat_fs -s 10k $FSDIR", SW_NONE, NULL, false, 1, false },
     /* $PEER: "-l" on this machine (no server: the harness starts the other end
      * as a partner and places both), the host's name against a remote host
      * (its server started there over ssh). */
@@ -124,13 +130,17 @@ static const struct entry table[] = {
     { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 2, false },
     { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 2, false },
     { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 30, false },
-    { D, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 60, false },
+    /* The default profile's curves: lmbench 3's sizes up to 8 MiB, then two per
+     * doubling (-c), each point measured as in the full sweep. */
+    { D, HW, "Memory load latency", false, "lat_mem_rd -c 8m $MB 128", SW_NONE, NULL, false, 25, false },
     { F, HW, "Memory load latency", false, "lat_mem_rd $MB 16 32 64 128 256 512 1024", SW_NONE,
       NULL, false, 210, false },
     /* Rand mem is the random chase at stride 16 (lmbench 3's report takes the
      * "stride=16 block after this line). */
-    { ALLP, HW, "Random load latency", false, "lat_mem_rd -t $MB 16",
+    { Q | F, HW, "Random load latency", false, "lat_mem_rd -t $MB 16",
       SW_NONE, NULL, false, 40, false },
+    { D, HW, "Random load latency", false, "lat_mem_rd -c 8m -t $MB 16",
+      SW_NONE, NULL, false, 15, false },
     /* Beyond lmbench 3's results file: the other benchmarks of its suite. */
     { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 1, true },
     { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 1, true },
@@ -357,6 +367,8 @@ static const struct {
     { "lat_pagefault $FILE", FEEDS_ALL, NULL },
     { "lat_mmap $X $FILE", FEEDS_LAST, NULL },
     { "lat_fs $FSDIR", FEEDS_ALL, NULL },
+    { "lat_fs -s 0k $FSDIR", FEEDS_ALL, NULL },
+    { "lat_fs -s 10k $FSDIR", FEEDS_ALL, NULL },
     { "lat_udp $PEER", FEEDS_ALL, NULL },
     { "lat_tcp $PEER", FEEDS_ALL, NULL },
     { "lat_rpc $HOST", FEEDS_ALL, NULL },
@@ -376,6 +388,8 @@ static const struct {
     { "lat_mem_rd $MB 128", FEEDS_ALL, NULL },
     { "lat_mem_rd $MB 16 32 64 128 256 512 1024", FEEDS_ALL, NULL },
     { "lat_mem_rd -t $MB 16", FEEDS_ALL, NULL },
+    { "lat_mem_rd -c 8m $MB 128", FEEDS_ALL, NULL },
+    { "lat_mem_rd -c 8m -t $MB 16", FEEDS_ALL, NULL },
 };
 
 /* Whether the step of sweep value k (of nv) of entry e feeds a summary cell. */
