@@ -237,6 +237,14 @@ void lmb_interference_between(const struct lmb_cpu_snapshot *a, const struct lmb
     out->other_share = out->other_cpu_s / cap;
     out->steal_share = out->steal_s / cap;
     out->disturbed = out->other_share > threshold || out->steal_share > threshold;
+    if (out->disturbed && threshold > 0) {
+        /* /proc/stat counts clock ticks: each snapshot may be up to a tick per
+         * CPU off. Less than twice that of others' time is no evidence. */
+        long hz = sysconf(_SC_CLK_TCK);
+        double floor_s = 2.0 * (double)cpus / (double)(hz > 0 ? hz : 100);
+        if (out->other_cpu_s <= floor_s && out->steal_s <= floor_s)
+            out->disturbed = false;
+    }
 }
 
 void lmb_interference_describe(const struct lmb_interference *x, char *buf, size_t len)

@@ -6,6 +6,7 @@
 #include "lib/launch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -489,9 +490,65 @@ out:
     return rc;
 }
 
+/* The i-th (from 1) path of the colon-separated list, into buf: true when
+ * there is one. */
+static bool nth_path(const char *list, unsigned i, char *buf, size_t len)
+{
+    const char *p = list;
+
+    for (unsigned k = 1; k < i; k++) {
+        p = strchr(p, ':');
+        if (p == NULL)
+            return false;
+        p++;
+    }
+    size_t n = strcspn(p, ":");
+    if (n == 0 || n >= len)
+        return false;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return true;
+}
+
+/* Launch i from a document measured earlier (LMBENCH_LAUNCH_FROM): true when
+ * its file could be read as a results document and its records were pooled;
+ * false (nothing pooled) to run the launch now instead. */
+static bool launch_from_file(struct lmb_launcher *L, const char *list, unsigned i,
+                             struct lmb_launch_pool *pool)
+{
+    char path[4096], err[200];
+    char *text = NULL;
+    size_t len = 0;
+    bool ok = false;
+    int fd;
+
+    if (list == NULL || !nth_path(list, i, path, sizeof path))
+        return false;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    if (slurp(fd, 0, false, &text, &len) == 0 && len > 0)
+        ok = read_document(pool, i, text, err, sizeof err) == 0;
+    free(text);
+    close(fd);
+    if (ok && strlen(path) + 5 <= sizeof path) {
+        /* What that launch wrote on stderr, beside it (<path>.err), passed on
+         * once at the end as a launch's messages are. */
+        strcat(path, ".err");
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            if (slurp(fd, TEXT_MAX, true, &text, &len) == 0)
+                L->text[i - 1] = text;
+            close(fd);
+        }
+    }
+    return ok;
+}
+
 int lmb_launcher_run(struct lmb_launcher *L, const char *bench, char **args, int nargs,
                      struct lmb_launch_pool *pool)
 {
+    const char *from = getenv(LMB_LAUNCH_FROM_ENV);
     char **argv;
     int rc = 0;
 
@@ -510,7 +567,8 @@ int lmb_launcher_run(struct lmb_launcher *L, const char *bench, char **args, int
         argv[3 + i] = args[i];
     argv[3 + nargs] = NULL;
     for (unsigned i = 1; i < L->k && rc == 0; i++)
-        rc = one_launch(L, i, argv, pool);
+        if (!launch_from_file(L, from, i, pool))
+            rc = one_launch(L, i, argv, pool);
     free(argv);
     if (rc == 0 && L->progress) {
         fprintf(L->messages, "%s: launch %u of %u\n", L->prog, L->k, L->k);

@@ -18,6 +18,12 @@
  * A command that finds it set is an earlier launch and never launches again. */
 #define LMB_LAUNCH_ENV "LMBENCH_LAUNCH"
 
+/* Internal, for lmbench run: a colon-separated list of results documents that
+ * earlier launches of the same command line wrote (`--json`, at other times of
+ * the run): launch i is read from the i-th instead of being run now. A path
+ * that is empty, missing or not a results document is run now, as without it. */
+#define LMB_LAUNCH_FROM_ENV "LMBENCH_LAUNCH_FROM"
+
 struct lmb_launcher {
     const char *prog;        /* prefix of messages */
     unsigned k;              /* launches asked */

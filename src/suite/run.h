@@ -45,6 +45,7 @@ struct lmb_step_state {
     long raw_start, raw_end;      /* its bytes in the raw file; -1 unknown */
     double elapsed;               /* seconds its first attempt took */
     bool over_budget;             /* disturbed, not retried: the retries' time was spent */
+    double weight_pre;            /* the part of its weight its earlier launches did */
 };
 
 /* The suite's own settings beyond lmb_sconf (kept in run.config for --resume). */
@@ -79,6 +80,10 @@ struct run {
     bool json;                    /* JSON output (built with jansson) */
     struct lmb_step_state *state; /* one per step of the plan */
     unsigned retried, retry_better;
+    /* Interleaved launches (runner.c prelaunch): */
+    char launch_dir[2400];        /* where the earlier launches' documents are; "" none */
+    char launch_from[8192];       /* LMBENCH_LAUNCH_FROM of the next command run; "" none */
+    unsigned launch_num;          /* LMBENCH_LAUNCH of the next command run; 0 none */
 #ifdef LMB_HAVE_JANSSON
     json_t *records;              /* every record, for the .json */
     json_t *steps;                /* every step's outcome */
@@ -129,6 +134,21 @@ void lmb_run_catch_signals(void);
  * outputs and the interference while it ran. Returns false when the run was
  * stopped while it ran (o is then to be freed and nothing recorded). */
 bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_outcome *o);
+
+/* Interleaved launches (runner.c prelaunch). Whether step i's earlier launches
+ * may run apart from it (more than one launch, no server, a command of ours
+ * that was given --launches). */
+bool lmb_run_interleaves(const struct run *r, size_t i);
+/* Makes the directory for the earlier launches' documents (<dir>/.<host>.<n>.launches):
+ * 0, -1 (said why; the launches then run inside their steps). */
+int lmb_run_launch_dir(struct run *r);
+/* Removes it and what it holds. */
+void lmb_run_launch_dir_remove(struct run *r);
+/* Runs launch j of step i (its command line without --launches, LMBENCH_LAUNCH=j)
+ * and keeps its document and messages. False when the run was stopped. */
+bool lmb_run_prelaunch(struct run *r, size_t i, unsigned j);
+/* Sets r->launch_from for step i: its earlier launches' documents. */
+void lmb_run_launch_from(struct run *r, size_t i);
 void lmb_outcome_free(struct lmb_outcome *o);
 
 /* --- record (runfiles.c) --------------------------------------------------- */
@@ -174,6 +194,8 @@ int lmb_run_resume_load(struct run *r, char *err, size_t errlen);
 
 void lmb_run_msg(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void lmb_run_progress(struct run *r, size_t i, const struct lmb_step *s);
+/* The same for launch j of step i run ahead of it. */
+void lmb_run_progress_launch(struct run *r, size_t i, const struct lmb_step *s, unsigned j);
 /* Passes a step's own messages on to stderr. */
 void lmb_run_pass_messages(struct run *r, const struct lmb_buf *m);
 #ifdef LMB_HAVE_JANSSON

@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/launch.h"
 #include "registry.h"
 #include "run.h"
 #include "stepexec.h"
@@ -109,6 +111,17 @@ static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int arg
         unsetenv("ENOUGH");
     setenv("LMBENCH_SCHED", s->sched ? s->sched : r->conf.sched, 1);
     setenv("TMPDIR", r->conf.fsdir, 1);
+    if (r->launch_from[0])
+        setenv(LMB_LAUNCH_FROM_ENV, r->launch_from, 1);
+    else
+        unsetenv(LMB_LAUNCH_FROM_ENV);
+    if (r->launch_num > 0) {
+        char num[16];
+        snprintf(num, sizeof num, "%u", r->launch_num);
+        setenv(LMB_LAUNCH_ENV, num, 1);
+    } else {
+        unsetenv(LMB_LAUNCH_ENV);
+    }
     if (ext) {
         dup2(fds[0][1], STDOUT_FILENO);
         dup2(fds[2][1], STDERR_FILENO);
@@ -391,4 +404,138 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
     /* Messages (warnings, statuses) go on to the user. */
     lmb_run_pass_messages(r, &o->messages);
     return true;
+}
+
+/* --- interleaved launches ---------------------------------------------------- */
+
+/* Where the index of "--launches" is in step s's command line, or -1. */
+static int launches_at(const struct lmb_step *s)
+{
+    for (int k = 1; k + 1 < s->argc; k++)
+        if (strcmp(s->argv[k], "--launches") == 0)
+            return k;
+    return -1;
+}
+
+bool lmb_run_interleaves(const struct run *r, size_t i)
+{
+    const struct lmb_step *s = &r->plan.v[i];
+
+    return s->launches > 1 && !s->server && !s->skip[0] && lmb_find_bench(s->bench) != NULL &&
+           launches_at(s) > 0;
+}
+
+int lmb_run_launch_dir(struct run *r)
+{
+    const char *stem = strrchr(r->base, '/');
+    int n;
+
+    stem = stem ? stem + 1 : r->base;
+    n = snprintf(r->launch_dir, sizeof r->launch_dir, "%s/.%s.launches", r->outdir, stem);
+    if (n < 0 || (size_t)n >= sizeof r->launch_dir || mkdir(r->launch_dir, 0700) != 0) {
+        lmb_run_msg(r, "cannot make %s (%s): the launches of each step run one after another",
+                    r->launch_dir, n < 0 || (size_t)n >= sizeof r->launch_dir ? "name too long"
+                                                                              : strerror(errno));
+        r->launch_dir[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+static void launch_path(const struct run *r, size_t i, unsigned j, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%zu-%u.json", r->launch_dir, i + 1, j);
+}
+
+void lmb_run_launch_dir_remove(struct run *r)
+{
+    char path[2600];
+
+    if (!r->launch_dir[0])
+        return;
+    for (size_t i = 0; i < r->plan.n; i++)
+        for (unsigned j = 1; j < r->plan.v[i].launches; j++) {
+            launch_path(r, i, j, path, sizeof path);
+            unlink(path);
+            strcat(path, ".err");
+            unlink(path);
+        }
+    if (rmdir(r->launch_dir) != 0 && errno != ENOENT)
+        lmb_run_msg(r, "cannot remove %s: %s", r->launch_dir, strerror(errno));
+    r->launch_dir[0] = '\0';
+}
+
+/* Writes the n bytes of p to path (made afresh, mode 0600): 0 or -1. */
+static int put_file(const char *path, const char *p, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    size_t done = 0;
+
+    if (fd < 0)
+        return -1;
+    while (done < n) {
+        ssize_t w = write(fd, p + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    if (close(fd) != 0 || done < n) {
+        unlink(path);
+        return -1;
+    }
+    return 0;
+}
+
+bool lmb_run_prelaunch(struct run *r, size_t i, unsigned j)
+{
+    const struct lmb_step *s = &r->plan.v[i];
+    char *argv[LMB_STEP_MAX_ARGS + 1], path[2600];
+    int at = launches_at(s), argc = 0;
+    struct lmb_outcome o;
+
+    if (!r->launch_dir[0] || at < 0)
+        return lmb_run_stop == 0;
+    for (int k = 0; k < s->argc; k++)
+        if (k != at && k != at + 1)
+            argv[argc++] = (char *)s->argv[k];
+    argv[argc] = NULL;
+    r->launch_num = j;
+    run_command(r, s, argv, argc, false, lmb_run_now() + r->plan.timeout_s, false, false, &o);
+    r->launch_num = 0;
+    r->time_done += o.elapsed;
+    /* A document (exit 0, 1 or 3) is kept for the step; anything else is not,
+     * and the step runs that launch itself. */
+    if (!o.interrupted && !o.timed_out && o.signal == 0 &&
+        (o.status == 0 || o.status == 1 || o.status == 3) && o.json.n > 0) {
+        launch_path(r, i, j, path, sizeof path);
+        if (put_file(path, o.json.p, o.json.n) == 0 && o.messages.n > 0) {
+            strcat(path, ".err");
+            (void)put_file(path, o.messages.p, o.messages.n);
+        }
+    }
+    bool stopped = o.interrupted || lmb_run_stop != 0;
+    lmb_outcome_free(&o);
+    return !stopped;
+}
+
+void lmb_run_launch_from(struct run *r, size_t i)
+{
+    const struct lmb_step *s = &r->plan.v[i];
+    size_t used = 0;
+
+    r->launch_from[0] = '\0';
+    if (!r->launch_dir[0] || !lmb_run_interleaves(r, i))
+        return;
+    for (unsigned j = 1; j < s->launches; j++) {
+        char path[2600];
+        launch_path(r, i, j, path, sizeof path);
+        if (used + strlen(path) + 2 > sizeof r->launch_from) {
+            r->launch_from[0] = '\0';   /* too long: launches run inside the step */
+            return;
+        }
+        used += (size_t)snprintf(r->launch_from + used, sizeof r->launch_from - used, "%s%s",
+                                 j > 1 ? ":" : "", path);
+    }
 }

@@ -62,10 +62,13 @@ static bool do_step(struct run *r, size_t i)
     struct lmb_outcome o;
 
     lmb_run_progress(r, i, s);
+    lmb_run_launch_from(r, i);
     if (!lmb_run_step_execute(r, s, &o)) {
+        r->launch_from[0] = '\0';
         lmb_outcome_free(&o);
         return false;
     }
+    r->launch_from[0] = '\0';
     count(r, o.verdict);
     if (strcmp(o.verdict, "ok") != 0 && strcmp(o.verdict, "skipped") != 0)
         lmb_run_msg(r, "%s: %s: %s", s->name, o.verdict, o.reason[0] ? o.reason : "(no reason given)");
@@ -75,9 +78,41 @@ static bool do_step(struct run *r, size_t i)
 #ifdef LMB_HAVE_JANSSON
     lmb_run_record_json(r, i, &o);
 #endif
-    r->weight_done += s->weight;
+    r->weight_done += s->weight - r->state[i].weight_pre;
     r->time_done += o.elapsed;
     lmb_outcome_free(&o);
+    return lmb_run_stop == 0;
+}
+
+/* Interleaved launches: a step of K launches has launches 1 .. K-1 run in
+ * rounds before the steps run in order (round j: launch j of every step that
+ * has more than j), so that its launches are spread over the run and sample
+ * what changes during it, not only what changes between two processes started
+ * back to back. The last launch is the step itself, which pools the earlier
+ * ones' documents (LMBENCH_LAUNCH_FROM). Steps with a server, and a resumed
+ * run, run their launches back to back inside the step. */
+static bool prelaunch(struct run *r)
+{
+    unsigned most = 1;
+
+    if (!r->json || r->first > 0)
+        return true;
+    for (size_t i = 0; i < r->plan.n; i++)
+        if (lmb_run_interleaves(r, i) && r->plan.v[i].launches > most)
+            most = r->plan.v[i].launches;
+    if (most < 2 || lmb_run_launch_dir(r) != 0)
+        return true;
+    for (unsigned j = 1; j < most; j++)
+        for (size_t i = 0; i < r->plan.n; i++) {
+            const struct lmb_step *s = &r->plan.v[i];
+            if (!lmb_run_interleaves(r, i) || s->launches <= j)
+                continue;
+            lmb_run_progress_launch(r, i, s, j);
+            if (!lmb_run_prelaunch(r, i, j))
+                return false;
+            r->state[i].weight_pre += s->weight / s->launches;
+            r->weight_done += s->weight / s->launches;
+        }
     return lmb_run_stop == 0;
 }
 
@@ -369,8 +404,10 @@ static void execute(struct run *r)
         r->weight_total += r->plan.v[i].weight;
     for (size_t i = 0; i < r->first; i++)
         r->weight_done += r->plan.v[i].weight;
+    stopped = !prelaunch(r);
     for (size_t i = r->first; i < r->plan.n && !stopped; i++)
         stopped = !do_step(r, i);
+    lmb_run_launch_dir_remove(r);
     if (!stopped && r->opts.retry)
         retry_disturbed(r);
 }

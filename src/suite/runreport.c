@@ -26,7 +26,22 @@ void lmb_run_msg(struct run *r, const char *fmt, ...)
     fflush(stderr);
 }
 
+static void progress_line(struct run *r, size_t i, const char *name);
+
 void lmb_run_progress(struct run *r, size_t i, const struct lmb_step *s)
+{
+    progress_line(r, i, s->name);
+}
+
+void lmb_run_progress_launch(struct run *r, size_t i, const struct lmb_step *s, unsigned j)
+{
+    char name[600];
+
+    snprintf(name, sizeof name, "launch %u of %u: %s", j, s->launches, s->name);
+    progress_line(r, i, name);
+}
+
+static void progress_line(struct run *r, size_t i, const char *name)
 {
     char eta[32] = "";
     double left;
@@ -40,10 +55,10 @@ void lmb_run_progress(struct run *r, size_t i, const struct lmb_step *s)
     }
     if (r->tty) {
         fprintf(stderr, "\r\033[Klmbench run: [%zu/%zu]%s %.*s", i + 1, r->plan.n, eta, 50,
-                s->name);
+                name);
         r->progress_shown = true;
     } else {
-        fprintf(stderr, "lmbench run: [%zu/%zu] %s%s\n", i + 1, r->plan.n, s->name, eta);
+        fprintf(stderr, "lmbench run: [%zu/%zu] %s%s\n", i + 1, r->plan.n, name, eta);
     }
     fflush(stderr);
 }

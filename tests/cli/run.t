@@ -295,6 +295,9 @@ if [ "$LAUNCHES_OK" -gt 0 ]; then
     (cd "$T/launch" && "$LMBENCH" run $TINY --groups os --launches 2 >"$T/out" 2>"$T/err")
     is "$?" 0 "--launches 2: a tiny run, exit status 0"
     like "$(cat "$T/err")" '^lmbench run: 2 launches for each step that feeds a summary cell' "the end: the launches said"
+    # Interleaved: launch 1 of each such step runs in a round before the steps.
+    like "$(cat "$T/err")" '^lmbench run: \[1/[0-9]+\] launch 1 of 2: lat_syscall --launches 2 -N 3 null' "--launches 2: launch 1 of each step runs in a round ahead"
+    is "$(ls -A "$T/launch/results" | grep -c launches)" 0 "--launches 2: the earlier launches' documents are removed"
     if json_usable; then
         json_ok "$T/launch/results/$H.0.json" '.run.config.launches == 2 and ([.results[] | select(.benchmark == "lat_syscall" and .case == "null")][0] | (.launches | length) == 2)' \
             "--launches 2: lat_syscall null's record has its two launches"
