@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cmpstat.h"
+#include "lib/launchpool.h"
 #include "lib/stats.h"
 #include "results.h"
 #include "suite.h"
@@ -76,15 +77,9 @@ static void help(void)
  * to run. */
 static bool identity_param(const char *key)
 {
-    static const char *const not_identity[] = {
-        "vector", "file", "host", "maps", "faults", "major_faults", "faults_per_page", "files",
-        "huge_percent", "page_bytes", "chains", "elements_per_interval", "latency_ns",
-        "per_op_ns",
-    };
-    for (size_t i = 0; i < sizeof not_identity / sizeof not_identity[0]; i++)
-        if (strcmp(key, not_identity[i]) == 0)
-            return false;
-    return true;
+    /* The same list as the launches' pooling (src/lib/launchpool.c): what a
+     * measurement found out about itself is not part of its name. */
+    return lmb_launch_identity_param(key);
 }
 
 static int by_key(const void *a, const void *b)
