@@ -287,6 +287,11 @@ if [ "$LAUNCHES_OK" -gt 0 ]; then
     like "$OUT" '^ *[0-9]+  os +lat_syscall --launches 3 -N [0-9]+ null$' "default profile: lat_syscall null (a cell) in 3 launches"
     like "$OUT" '^ *[0-9]+  os +lat_syscall -N [0-9]+ fstat$' "default profile: lat_syscall fstat (no cell) in one"
     like "$OUT" '^ *[0-9]+  os +lat_proc --launches 3 -N [0-9]+ fork$' "default profile: lat_proc fork in 3 launches"
+    like "$OUT" '^ *[0-9]+  hardware +lat_mem_rd --launches 3 -N [0-9]+ -c 8m [0-9]+ 128$' "default profile: the stride curve, coarse above 8m, in 3 launches"
+    like "$OUT" '^ *[0-9]+  hardware +lat_mem_rd --launches 3 -N [0-9]+ -c 8m -t [0-9]+ 16$' "default profile: the random chase, coarse above 8m, in 3 launches"
+    like "$OUT" '^ *[0-9]+  os +lat_fs --launches 3 -N [0-9]+ -s 0k ' "default profile: lat_fs 0k (cells) in 3 launches"
+    like "$OUT" '^ *[0-9]+  os +lat_fs -N [0-9]+ -s 4k ' "default profile: lat_fs 4k (no cell) in one"
+    like "$OUT" '^ *[0-9]+  os +lat_fs --launches 3 -N [0-9]+ -s 10k ' "default profile: lat_fs 10k (cells) in 3 launches"
     like "$OUT" 'launches 3 for each step that feeds a summary cell, 1 for the others' "--list: the launches said"
     run "$LMBENCH" run $TINY --launches 2 --list
     like "$OUT" '^ *[0-9]+  os +lat_syscall --launches 2 -N 3 null$' "--launches 2: passed to the steps"
