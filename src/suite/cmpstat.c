@@ -355,6 +355,11 @@ void lmb_cs_test(const struct lmb_cs_opts *o, const struct lmb_cs_side *base,
         r->reason = "too few samples";
         return;
     }
+    if ((base->nlaunches ? base->nlaunches : 1) < o->min_launches ||
+        (nw->nlaunches ? nw->nlaunches : 1) < o->min_launches) {
+        r->reason = "one launch: the spread between runs is not measured (--launches 3)";
+        return;
+    }
     if (!positive(base) || !positive(nw) || !(r->ratio > 0) || !isfinite(r->ratio)) {
         r->reason = "samples not all positive";
         return;

@@ -21,7 +21,9 @@
  *   worse/better: q <= fdr and |ratio - 1| > floor;
  *   same:         the interval lies within [1 - floor, 1 + floor], or the change
  *                 is significant but not beyond the floor;
- *   unknown ("?"): with a reason: too few samples or launches, the spread
+ *   unknown ("?"): with a reason: too few samples or launches (a side measured
+ *                 in fewer than min_launches fresh processes: the repetitions
+ *                 of one process understate the spread between runs), the spread
  *                 unknown (a file without samples: lmbench 3 imports), or an
  *                 interval too wide to tell.
  * A side without samples (one printed value) against a side measured in two
@@ -56,10 +58,13 @@ struct lmb_cs_opts {
     size_t min_samples;     /* fewer on a side: "?" */
     double margin_cv;       /* a side without samples: times the other's between-launch CV */
     double margin_floor;    /* ... and times the floor */
+    size_t min_launches;    /* fewer launches on a side that has samples: "?" (one
+                               process's repetitions understate the spread between runs) */
 };
 
 #define LMB_CS_DEFAULT_OPTS { .min_effect = 0.03, .fdr = 0.05, .resamples = 2000, \
-                              .min_samples = 3, .margin_cv = 3.0, .margin_floor = 2.0 }
+                              .min_samples = 3, .margin_cv = 3.0, .margin_floor = 2.0, \
+                              .min_launches = 2 }
 
 enum lmb_cs_verdict { LMB_CS_SAME, LMB_CS_BETTER, LMB_CS_WORSE, LMB_CS_UNKNOWN };
 

@@ -26,7 +26,7 @@
 #include <jansson.h>
 #endif
 
-static const char usage[] = "[--threshold PCT] [--min-effect PCT] [--fdr Q] [--changed] "
+static const char usage[] = "[--threshold PCT] [--min-effect PCT] [--min-launches K] [--fdr Q] [--changed] "
                             "[--only TEXT] [--json] BASE NEW...";
 
 static void help(void)
@@ -53,6 +53,8 @@ static void help(void)
            "  --threshold PCT   exit 1 when a measurement judged worse got worse by more\n"
            "                    than PCT percent\n"
            "  --min-effect PCT  the smallest change called better or worse (default 3)\n"
+           "  --min-launches K  judge only measurements taken in at least K launches on\n"
+           "                    each side (default 2; 1 judges one process's repetitions)\n"
            "  --fdr Q           the false-discovery rate across the measurements of one\n"
            "                    comparison (Benjamini-Hochberg; default 0.05)\n"
            "  --changed         show only the measurements whose verdict is better or worse\n"
@@ -620,7 +622,7 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
 {
     struct row *rows = NULL;
     size_t only_base, only_new, shown = 0, counts[V_COUNT] = { 0 }, placed = 0;
-    size_t why_few = 0, why_unknown = 0, why_wide = 0, why_margin = 0, disturbed = 0;
+    size_t why_few = 0, why_unknown = 0, why_wide = 0, why_margin = 0, why_one = 0, disturbed = 0;
     long nrows = pair_records(base, nf, &rows, &only_base, &only_new);
     int regressions = 0;
     char desc[700];
@@ -659,6 +661,8 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
         if (w->verdict == V_UNKNOWN && w->cs.reason) {
             if (strstr(w->cs.reason, "few"))
                 why_few++;
+            else if (strstr(w->cs.reason, "one launch"))
+                why_one++;
             else if (strstr(w->cs.reason, "wide"))
                 why_wide++;
             else if (strstr(w->cs.reason, "margin"))
@@ -690,9 +694,10 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                 counts[V_WORSE], counts[V_BETTER], counts[V_SAME], counts[V_UNKNOWN],
                 counts[V_INFO], only_base, only_new);
         if (counts[V_UNKNOWN])
-            fprintf(out, "?: %zu too few samples, %zu spread unknown, %zu interval too wide, "
-                         "%zu within the margin (one side without spread)\n",
-                    why_few, why_unknown, why_wide, why_margin);
+            fprintf(out, "?: %zu too few samples, %zu one launch, %zu spread unknown, "
+                         "%zu interval too wide, %zu within the margin (one side without "
+                         "spread)\n",
+                    why_few, why_one, why_unknown, why_wide, why_margin);
         if (counts[V_APART])
             fprintf(out, "%zu not comparable: the same measurement, different quantities "
                          "(compat)\n", counts[V_APART]);
@@ -785,6 +790,17 @@ int lmb_suite_compare(int argc, char **argv)
                                             "got '%s'", lmb_quote_arg(v));
             }
             o.cs.min_effect = pct / 100;
+        } else if ((r = lmb_long_opt(argc, argv, &i, "--min-launches", &v)) != 0) {
+            double k;
+            if (r < 0 || number_opt(v, 1, 100, &k) != 0 || k != (double)(size_t)k) {
+                free(pos);
+                if (r < 0)
+                    return lmb_verb_usage_error("compare", usage, "--min-launches needs a count");
+                return lmb_verb_usage_error("compare", usage,
+                                            "--min-launches: expected a count from 1 to 100, "
+                                            "got '%s'", lmb_quote_arg(v));
+            }
+            o.cs.min_launches = (size_t)k;
         } else if ((r = lmb_long_opt(argc, argv, &i, "--fdr", &v)) != 0) {
             if (r < 0 || number_opt(v, 1e-9, 1, &o.cs.fdr) != 0 || o.cs.fdr >= 1) {
                 free(pos);

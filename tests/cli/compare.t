@@ -18,6 +18,11 @@ verb_usage_error compare --min-effect -1 "$RAW3" "$RAW3"
 verb_usage_error compare --fdr 0 "$RAW3" "$RAW3"
 verb_usage_error compare --fdr 1.5 "$RAW3" "$RAW3"
 verb_usage_error compare --fdr
+verb_usage_error compare --min-launches 0 "$RAW3" "$RAW3"
+verb_usage_error compare --min-launches 1.5 "$RAW3" "$RAW3"
+# Most files below are of one launch; their verdicts are of the samples of one
+# process, which compare judges only when asked (--min-launches 1).
+ONE="--min-launches 1"
 
 if ! json_usable; then
     skip "compare on JSON files: jq missing or built without jansson"
@@ -86,7 +91,7 @@ doc "$T/lowbw.json" "$BASE_SYS" "$LOW_BW"
 
 # --- noise is not a regression ----------------------------------------------------------
 
-run "$LMBENCH" compare --threshold 0.5 "$T/base.json" "$T/noise.json"
+run "$LMBENCH" compare $ONE --threshold 0.5 "$T/base.json" "$T/noise.json"
 is "$RC" 0 "noise (1% apart, overlapping intervals) with --threshold 0.5: exit status 0"
 like "$OUT" '^lat_syscall null +us +1\.0000 +1\.0100 +1\.010 \[0\.9[0-9]*, 1\.0[0-9]*\] +\+1\.0%  same$' \
     "noise: lat_syscall null side by side, ratio, its interval, change, 'same'"
@@ -100,35 +105,35 @@ like "$OUT" '^regressions beyond 0\.5%: 0$' "noise: no regression"
 
 # --- a real regression fails ----------------------------------------------------------------
 
-run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/slow.json"
+run "$LMBENCH" compare $ONE --threshold 5 "$T/base.json" "$T/slow.json"
 is "$RC" 1 "a 20% slower null call with --threshold 5: exit status 1"
 like "$OUT" '^lat_syscall null +us +1\.0000 +1\.2000 +1\.200 \[1\.1[0-9]*, 1\.2[0-9]*\] +\+20\.0%  worse  REGRESSION$' \
     "regression: marked worse and REGRESSION"
 like "$ERR" '^lmbench compare: 1 regression beyond 5%$' "regression: said on stderr"
-run "$LMBENCH" compare --threshold 25 "$T/base.json" "$T/slow.json"
+run "$LMBENCH" compare $ONE --threshold 25 "$T/base.json" "$T/slow.json"
 is "$RC" 0 "the same 20% with --threshold 25: exit status 0"
 like "$OUT" 'worse$' "... still shown as worse"
-run "$LMBENCH" compare "$T/base.json" "$T/slow.json"
+run "$LMBENCH" compare $ONE "$T/base.json" "$T/slow.json"
 is "$RC" 0 "without --threshold: exit status 0 whatever changed"
 
-run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/fast.json"
+run "$LMBENCH" compare $ONE --threshold 5 "$T/base.json" "$T/fast.json"
 is "$RC" 0 "20% faster: exit status 0"
 like "$OUT" '^lat_syscall null .* -20\.0%  better$' "faster: marked better"
 
 # Bandwidth: lower is worse; the vector unit does not make it another measurement.
-run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/lowbw.json"
+run "$LMBENCH" compare $ONE --threshold 5 "$T/base.json" "$T/lowbw.json"
 is "$RC" 1 "a 17% lower bandwidth with --threshold 5: exit status 1"
 like "$OUT" '^bw_mem frd size_bytes=65536 +MB/s +30000\.0 +25000\.0 +0\.833 \[0\.8[0-9]*, 0\.8[0-9]*\] +-16\.7%  worse  REGRESSION$' \
     "bandwidth: lower is worse (matched across vector units)"
 
 # Several new files.
-run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/noise.json" "$T/slow.json"
+run "$LMBENCH" compare $ONE --threshold 5 "$T/base.json" "$T/noise.json" "$T/slow.json"
 is "$RC" 1 "base against noise and a regression: exit status 1"
 is "$(printf '%s\n' "$OUT" | grep -c '^base: ')" 2 "two comparisons, one block each"
 
 # --threshold counts only what the statistics judged worse: a 20% slower figure
 # whose floor (--min-effect 25) it does not pass is no regression.
-run "$LMBENCH" compare --threshold 5 --min-effect 25 "$T/base.json" "$T/slow.json"
+run "$LMBENCH" compare $ONE --threshold 5 --min-effect 25 "$T/base.json" "$T/slow.json"
 is "$RC" 0 "20% slower, below --min-effect 25: exit status 0 with --threshold 5"
 like "$OUT" '^lat_syscall null .*  same$' "... 'same': a change, not beyond the floor"
 
@@ -137,14 +142,14 @@ like "$OUT" '^lat_syscall null .*  same$' "... 'same': a change, not beyond the 
 doc "$T/few1.json" 'lat_pipe|null|{"ends":"same_cpu"}|us|lower|5.0 5.1 4.9'
 doc "$T/few2.json" 'lat_pipe|null|{"ends":"same_cpu"}|us|lower|6.0 6.1 5.9'
 doc "$T/few3.json" 'lat_pipe|null|{"ends":"same_cpu"}|us|lower|5.05 6.1 4.8'
-run "$LMBENCH" compare --threshold 5 "$T/few1.json" "$T/few2.json"
+run "$LMBENCH" compare $ONE --threshold 5 "$T/few1.json" "$T/few2.json"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$OUT" | grep -q '^lat_pipe ends=same_cpu .*worse  REGRESSION$'; echo $?) \
     "3 samples each, apart: worse and a regression"
-run "$LMBENCH" compare --threshold 5 "$T/few1.json" "$T/few3.json"
+run "$LMBENCH" compare $ONE --threshold 5 "$T/few1.json" "$T/few3.json"
 ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -Eq '^lat_pipe ends=same_cpu .*  (same|\? \(interval too wide to tell\))$'; echo $?) \
     "3 samples each, overlapping: not a change, no regression"
 doc "$T/two.json" 'lat_pipe|null|{"ends":"same_cpu"}|us|lower|6.0 6.1'
-run "$LMBENCH" compare --threshold 5 "$T/few1.json" "$T/two.json"
+run "$LMBENCH" compare $ONE --threshold 5 "$T/few1.json" "$T/two.json"
 ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q '^lat_pipe ends=same_cpu .*  ? (too few samples)$'; echo $?) \
     "2 samples on a side: '?' (too few samples), no regression"
 
@@ -158,14 +163,14 @@ like "$OUT" '^mhz +MHz .*  -$' "mhz is shown but not judged"
 
 # --- filters and JSON ---------------------------------------------------------------------
 
-run "$LMBENCH" compare --only bw_mem "$T/base.json" "$T/slow.json"
+run "$LMBENCH" compare $ONE --only bw_mem "$T/base.json" "$T/slow.json"
 unlike "$OUT" '^lat_syscall' "--only bw_mem: no lat_syscall row"
 like "$OUT" '^bw_mem frd' "--only bw_mem: the bw_mem row"
-run "$LMBENCH" compare --changed "$T/base.json" "$T/slow.json"
+run "$LMBENCH" compare $ONE --changed "$T/base.json" "$T/slow.json"
 unlike "$OUT" '^bw_mem' "--changed: unchanged rows left out"
 like "$OUT" '^lat_syscall null' "--changed: the changed row"
 
-run_json "$LMBENCH" compare --json --threshold 5 "$T/base.json" "$T/slow.json"
+run_json "$LMBENCH" compare $ONE --json --threshold 5 "$T/base.json" "$T/slow.json"
 is "$RC" 1 "--json with a regression: exit status 1"
 json_checks "$T/json" <<'EOF2'
 --json: schema lmbench-compare 1, the threshold, one regression
@@ -182,9 +187,9 @@ doc "$T/pf1.json" 'lat_pagefault|null|{"file":"/a/f","pages":2048,"faults":2048,
 doc "$T/pf2.json" 'lat_pagefault|null|{"file":"/b/f","pages":2048,"faults":2051,"faults_per_page":1.0015}|us|lower|1 1 1 1 1 1'
 doc "$T/fs1.json" 'lat_fs|"create"|{"size_bytes":0,"files":3000,"files_per_dir":100}|us|lower|9 9 9 9 9 9'
 doc "$T/fs2.json" 'lat_fs|"create"|{"size_bytes":0,"files":4100,"files_per_dir":100}|us|lower|9 9 9 9 9 9'
-run "$LMBENCH" compare "$T/pf1.json" "$T/pf2.json"
+run "$LMBENCH" compare $ONE "$T/pf1.json" "$T/pf2.json"
 like "$OUT" '^lat_pagefault pages=2048 +us .*  same$' "lat_pagefault: matched across runs whose fault counts differ"
-run "$LMBENCH" compare "$T/fs1.json" "$T/fs2.json"
+run "$LMBENCH" compare $ONE "$T/fs1.json" "$T/fs2.json"
 like "$OUT" '^lat_fs create files_per_dir=100 size_bytes=0 +us .*  same$' \
     "lat_fs: matched across runs that made different numbers of files"
 
@@ -222,9 +227,13 @@ EOF2
 run "$LMBENCH" compare "$T/l1.json" "$T/l2.json"
 like "$OUT" '^lat_proc fork +us +1\.1000 +1\.1550 +1\.050 \[0\.[5-8][0-9]*, 1\.[3-9][0-9]*\] +\+5\.0%  \? \(interval too wide to tell\)$' \
     "three launches: the interval is as wide as the launches scatter"
-run "$LMBENCH" compare "$T/l3.json" "$T/l4.json"
+run "$LMBENCH" compare $ONE "$T/l3.json" "$T/l4.json"
 like "$OUT" '^lat_proc fork +us .* 1\.050 \[0\.9[0-9]*, 1\.1[0-9]*\] ' \
     "the same samples read as one launch: a narrower interval (samples alone)"
+run "$LMBENCH" compare "$T/l3.json" "$T/l4.json"
+like "$OUT" '^lat_proc fork +us .*  \? \(one launch: the spread between runs is not measured' \
+    "by default one launch is not judged: '?', and why"
+like "$OUT" '^\?: 0 too few samples, 1 one launch, ' "the one-launch rows counted"
 
 # --- contexts ---------------------------------------------------------------------------
 

@@ -98,6 +98,7 @@ static void test_bh(void **state)
 static void test_known_shift(void **state)
 {
     struct lmb_cs_opts o = LMB_CS_DEFAULT_OPTS;
+    o.min_launches = 1;   /* these tests judge single launches too */
     uint64_t s = 42;
     double b[33], n[33];
     size_t lb[3], ln[3];
@@ -131,6 +132,17 @@ static void test_known_shift(void **state)
     assert_int_equal(lmb_cs_judge(&o, r, 1), 0);
     assert_int_equal(r[0].launches_base, 1);
     assert_true(isnan(r[0].cv_base));
+    {
+        /* By default one launch is not judged: its repetitions say nothing of
+         * the spread between runs. */
+        struct lmb_cs_opts d = LMB_CS_DEFAULT_OPTS;
+        struct lmb_cs_result one;
+        lmb_cs_test(&d, &sb, &sn, false, 1, &one);
+        assert_int_equal(lmb_cs_judge(&d, &one, 1), 0);
+        assert_int_equal(one.verdict, LMB_CS_UNKNOWN);
+        assert_non_null(one.reason);
+        assert_non_null(strstr(one.reason, "one launch"));
+    }
     assert_true(fabs(r[0].df - 10) < 10);
     assert_int_equal(r[0].verdict, LMB_CS_BETTER);
 
@@ -155,6 +167,7 @@ static void test_known_null(void **state)
 {
     enum { PAIRS = 200 };
     struct lmb_cs_opts o = LMB_CS_DEFAULT_OPTS;
+    o.min_launches = 1;   /* these tests judge single launches too */
     uint64_t s = 7;
     double *b = malloc(PAIRS * 15 * sizeof *b), *n = malloc(PAIRS * 15 * sizeof *n);
     size_t *lb = malloc(PAIRS * 3 * sizeof *lb), *ln = malloc(PAIRS * 3 * sizeof *ln);
@@ -210,6 +223,7 @@ static void test_known_null(void **state)
 static void test_ties_and_few(void **state)
 {
     struct lmb_cs_opts o = LMB_CS_DEFAULT_OPTS;
+    o.min_launches = 1;   /* these tests judge single launches too */
     double same[] = { 2, 2, 2, 2, 2, 2 }, three[] = { 3, 3, 3, 3, 3, 3 };
     double tied_a[] = { 10, 10, 11, 10, 10, 11, 10 }, tied_b[] = { 10, 11, 10, 10, 10, 10, 11 };
     double one[] = { 5 }, two[] = { 5, 5.1 };
@@ -250,6 +264,7 @@ static void test_ties_and_few(void **state)
 static void test_unknown_spread(void **state)
 {
     struct lmb_cs_opts o = LMB_CS_DEFAULT_OPTS;
+    o.min_launches = 1;   /* these tests judge single launches too */
     uint64_t s = 11;
     double x[15];
     size_t ln[3];
@@ -296,6 +311,7 @@ static void test_unknown_spread(void **state)
 static void test_launch_cv_and_seed(void **state)
 {
     struct lmb_cs_opts o = LMB_CS_DEFAULT_OPTS;
+    o.min_launches = 1;   /* these tests judge single launches too */
     /* Launch medians 1, 2, 3: mean 2, sd 1, CV 0.5. */
     double x[] = { 1, 1, 1, 2, 2, 2, 3, 3, 3 }, y[] = { 1.1, 1, 1.2, 2, 2.2, 2.1, 3, 3.3, 2.9 };
     size_t ln[] = { 3, 3, 3 }, bad[] = { 3, 3, 2 };
