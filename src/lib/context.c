@@ -59,9 +59,7 @@ static const char *at(struct probe *p, const char *fmt, ...)
     return p->path;
 }
 
-/* The whole file (at most len - 1 bytes), trailing white space removed.
- * Returns its length, -1 when it cannot be read. */
-static long slurp(const char *path, char *buf, size_t len)
+long lmb_read_text_file(const char *path, char *buf, size_t len)
 {
     FILE *f = fopen(path, "r");
     size_t n;
@@ -367,7 +365,7 @@ static void probe_cpuinfo(struct lmb_context *c, struct probe *p)
         set(c, K_MICROCODE, "%s%s", s->mixed_microcode ? "mixed: first " : "", s->microcode);
     else {
         char buf[64];
-        if (slurp(at(p, "/sys/devices/system/cpu/cpu0/microcode/version"), buf, sizeof buf) > 0)
+        if (lmb_read_text_file(at(p, "/sys/devices/system/cpu/cpu0/microcode/version"), buf, sizeof buf) > 0)
             set(c, K_MICROCODE, "%s", buf);
     }
     free(s);
@@ -434,7 +432,7 @@ static int *online_cpus(struct probe *p, size_t *n)
     DIR *d;
     struct dirent *e;
 
-    if (slurp(at(p, "/sys/devices/system/cpu/online"), buf, sizeof buf) > 0 &&
+    if (lmb_read_text_file(at(p, "/sys/devices/system/cpu/online"), buf, sizeof buf) > 0 &&
         (v = cpulist(buf, n)) != NULL)
         return v;
     *n = 0;
@@ -503,17 +501,17 @@ static void probe_topology(struct lmb_context *c, struct probe *p, const int *cp
     }
     for (size_t i = 0; i < ncpu; i++) {
         char *end;
-        if (pkg_ok && slurp(at(p, TOPO, cpu[i], "physical_package_id"), buf, sizeof buf) > 0) {
+        if (pkg_ok && lmb_read_text_file(at(p, TOPO, cpu[i], "physical_package_id"), buf, sizeof buf) > 0) {
             pkg[i] = strtol(buf, &end, 10);
             pkg_ok = end != buf;
         } else
             pkg_ok = false;
         /* A core is named by the first CPU of its list of threads. */
-        if (core_ok && (slurp(at(p, TOPO, cpu[i], "core_cpus_list"), buf, sizeof buf) > 0 ||
-                        slurp(at(p, TOPO, cpu[i], "thread_siblings_list"), buf, sizeof buf) > 0)) {
+        if (core_ok && (lmb_read_text_file(at(p, TOPO, cpu[i], "core_cpus_list"), buf, sizeof buf) > 0 ||
+                        lmb_read_text_file(at(p, TOPO, cpu[i], "thread_siblings_list"), buf, sizeof buf) > 0)) {
             core[i] = strtol(buf, &end, 10);
             core_ok = end != buf;
-        } else if (core_ok && pkg_ok && slurp(at(p, TOPO, cpu[i], "core_id"), buf, sizeof buf) > 0) {
+        } else if (core_ok && pkg_ok && lmb_read_text_file(at(p, TOPO, cpu[i], "core_id"), buf, sizeof buf) > 0) {
             core[i] = pkg[i] * 1000003 + strtol(buf, &end, 10);
             core_ok = end != buf;
         } else
@@ -531,9 +529,9 @@ static void probe_smt(struct lmb_context *c, struct probe *p)
 {
     char ctl[64], act[16];
 
-    if (slurp(at(p, "/sys/devices/system/cpu/smt/control"), ctl, sizeof ctl) <= 0)
+    if (lmb_read_text_file(at(p, "/sys/devices/system/cpu/smt/control"), ctl, sizeof ctl) <= 0)
         return;
-    if (slurp(at(p, "/sys/devices/system/cpu/smt/active"), act, sizeof act) > 0 &&
+    if (lmb_read_text_file(at(p, "/sys/devices/system/cpu/smt/active"), act, sizeof act) > 0 &&
         strcmp(ctl, "on") == 0 && strcmp(act, "0") == 0)
         set(c, K_SMT, "on (inactive)");
     else
@@ -551,7 +549,7 @@ static void probe_governor(struct lmb_context *c, struct probe *p, const int *cp
 
     for (size_t i = 0; i < ncpu; i++) {
         size_t j;
-        if (slurp(at(p, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu[i]),
+        if (lmb_read_text_file(at(p, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu[i]),
                   buf, sizeof buf) <= 0) {
             missing++;
             continue;
@@ -591,11 +589,11 @@ static void probe_boost(struct lmb_context *c, struct probe *p)
 {
     char buf[16];
 
-    if (slurp(at(p, "/sys/devices/system/cpu/cpufreq/boost"), buf, sizeof buf) > 0)
+    if (lmb_read_text_file(at(p, "/sys/devices/system/cpu/cpufreq/boost"), buf, sizeof buf) > 0)
         set(c, K_BOOST, "%s", strcmp(buf, "0") == 0 ? "off" : "on");
-    else if (slurp(at(p, "/sys/devices/system/cpu/intel_pstate/no_turbo"), buf, sizeof buf) > 0)
+    else if (lmb_read_text_file(at(p, "/sys/devices/system/cpu/intel_pstate/no_turbo"), buf, sizeof buf) > 0)
         set(c, K_BOOST, "%s", strcmp(buf, "0") == 0 ? "on" : "off");
-    else if (slurp(at(p, "/sys/devices/system/cpu/cpu0/cpufreq/boost"), buf, sizeof buf) > 0)
+    else if (lmb_read_text_file(at(p, "/sys/devices/system/cpu/cpu0/cpufreq/boost"), buf, sizeof buf) > 0)
         set(c, K_BOOST, "%s", strcmp(buf, "0") == 0 ? "off" : "on");
 }
 
@@ -606,7 +604,7 @@ static void bracketed(struct lmb_context *c, int k, const char *path)
 {
     char buf[256], *a, *b;
 
-    if (slurp(path, buf, sizeof buf) <= 0)
+    if (lmb_read_text_file(path, buf, sizeof buf) <= 0)
         return;
     a = strchr(buf, '[');
     b = a ? strchr(a, ']') : NULL;
@@ -655,7 +653,7 @@ static void probe_mitigations(struct lmb_context *c, struct probe *p)
         char path[1300];
         int w;
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (slurp(path, val, sizeof val) < 0)
+        if (lmb_read_text_file(path, val, sizeof val) < 0)
             snprintf(val, sizeof val, "unreadable");
         if (o < sizeof out) {
             w = snprintf(out + o, sizeof out - o, "%s%s: %s", o ? "; " : "", names[i], val);
@@ -757,7 +755,7 @@ static const char *clock_hypervisor(struct probe *p)
 {
     char buf[512];
 
-    if (slurp(at(p, "/sys/devices/system/clocksource/clocksource0/available_clocksource"),
+    if (lmb_read_text_file(at(p, "/sys/devices/system/clocksource/clocksource0/available_clocksource"),
               buf, sizeof buf) <= 0)
         return NULL;
     if (strstr(buf, "kvm-clock") != NULL)
@@ -774,10 +772,10 @@ static void probe_virtualization(struct lmb_context *c, struct probe *p)
     char type[64], vendor[256] = "", product[256] = "";
     const char *vmm = NULL, *hv = NULL;
 
-    if (slurp(at(p, "/sys/hypervisor/type"), type, sizeof type) > 0)
+    if (lmb_read_text_file(at(p, "/sys/hypervisor/type"), type, sizeof type) > 0)
         hv = strcmp(type, "xen") == 0 ? "Xen" : type;
-    slurp(at(p, "/sys/class/dmi/id/sys_vendor"), vendor, sizeof vendor);
-    slurp(at(p, "/sys/class/dmi/id/product_name"), product, sizeof product);
+    lmb_read_text_file(at(p, "/sys/class/dmi/id/sys_vendor"), vendor, sizeof vendor);
+    lmb_read_text_file(at(p, "/sys/class/dmi/id/product_name"), product, sizeof product);
     if (vendor[0] || product[0])
         vmm = dmi_virtual(vendor, product);
     if (vmm == NULL)

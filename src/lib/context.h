@@ -33,6 +33,10 @@ void lmb_context_probe(struct lmb_context *c);
  * the running system's. */
 void lmb_context_probe_at(struct lmb_context *c, const char *root);
 
+/* A small file's text (at most len - 1 bytes), trailing white space removed,
+ * into buf ("" on failure). Returns its length, -1 when it cannot be read. */
+long lmb_read_text_file(const char *path, char *buf, size_t len);
+
 /* The value of key, NULL when unknown or not a key. */
 const char *lmb_context_get(const struct lmb_context *c, const char *key);
 

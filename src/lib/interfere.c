@@ -11,6 +11,7 @@
  * in clock ticks (sysconf(_SC_CLK_TCK), usually 100 a second): over a short
  * step the shares carry an error of about one tick per CPU. */
 #include "lib/interfere.h"
+#include "lib/context.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -43,24 +44,6 @@ static double own_cpu_s(void)
     return s;
 }
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "r");
-    size_t n;
-
-    buf[0] = '\0';
-    if (f == NULL)
-        return -1;
-    n = fread(buf, 1, len - 1, f);
-    if (ferror(f)) {
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    return 0;
-}
-
 /* The "cpu" line of /proc/stat: user nice system idle iowait irq softirq steal
  * (guest time is part of user already). */
 static int read_stat(const char *root, struct lmb_cpu_snapshot *s)
@@ -72,7 +55,7 @@ static int read_stat(const char *root, struct lmb_cpu_snapshot *s)
     int n = 0;
 
     snprintf(path, sizeof path, "%s/proc/stat", root);
-    if (read_text(path, buf, sizeof buf) != 0 || strncmp(buf, "cpu ", 4) != 0)
+    if (lmb_read_text_file(path, buf, sizeof buf) < 0 || strncmp(buf, "cpu ", 4) != 0)
         return -1;
     if (tck <= 0)
         tck = 100;
@@ -101,7 +84,7 @@ static void each_online(const char *root, void (*fn)(const char *root, int cpu, 
     const char *s = buf;
 
     snprintf(path, sizeof path, "%s/sys/devices/system/cpu/online", root);
-    if (read_text(path, buf, sizeof buf) != 0)
+    if (lmb_read_text_file(path, buf, sizeof buf) < 0)
         return;
     while (*s) {
         char *end;
@@ -133,7 +116,7 @@ static void freq_one(const char *root, int cpu, void *arg)
 
     snprintf(path, sizeof path, "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
              root, cpu);
-    if (read_text(path, buf, sizeof buf) != 0)
+    if (lmb_read_text_file(path, buf, sizeof buf) < 0)
         return;
     mhz = strtod(buf, &end) / 1000.0;   /* kHz */
     if (end == buf || !(mhz > 0))
@@ -154,7 +137,7 @@ static void throttle_one(const char *root, int cpu, void *arg)
         long long v;
         snprintf(path, sizeof path, "%s/sys/devices/system/cpu/cpu%d/thermal_throttle/%s",
                  root, cpu, names[i]);
-        if (read_text(path, buf, sizeof buf) != 0)
+        if (lmb_read_text_file(path, buf, sizeof buf) < 0)
             continue;
         v = strtoll(buf, &end, 10);
         if (end == buf || v < 0)
@@ -179,7 +162,7 @@ int lmb_cpu_snapshot_take_at(struct lmb_cpu_snapshot *s, const char *root)
         s->wall_s = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
     s->ok = read_stat(root, s) == 0;
     snprintf(path, sizeof path, "%s/proc/loadavg", root);
-    if (read_text(path, buf, sizeof buf) == 0 &&
+    if (lmb_read_text_file(path, buf, sizeof buf) >= 0 &&
         sscanf(buf, "%lf %lf %lf", &s->load[0], &s->load[1], &s->load[2]) != 3)
         memset(s->load, 0, sizeof s->load);
     each_online(root, freq_one, s);
