@@ -375,10 +375,16 @@ static pid_t start(unsigned i, char **argv, int outfd, int errfd)
         if (setenv(LMB_LAUNCH_ENV, num, 1) != 0)
             _exit(127);
     }
-    execv("/proc/self/exe", argv);
+    /* LMBENCH_SELF: the program that is this lmbench, where /proc/self/exe
+     * cannot be run again (under qemu-user without binfmt_misc it names the
+     * emulated file: a wrapper that starts the emulator is given instead). */
+    const char *self = getenv(LMB_SELF_ENV);
+    if (self == NULL || *self == '\0')
+        self = "/proc/self/exe";
+    execv(self, argv);
     {
-        char msg[160];
-        int n = snprintf(msg, sizeof msg, "cannot run /proc/self/exe: %s\n", strerror(errno));
+        char msg[4200];
+        int n = snprintf(msg, sizeof msg, "cannot run %s: %s\n", self, strerror(errno));
         if (n > 0 && write(STDERR_FILENO, msg, (size_t)n) < 0)
             _exit(127);
     }

@@ -24,6 +24,10 @@
  * that is empty, missing or not a results document is run now, as without it. */
 #define LMB_LAUNCH_FROM_ENV "LMBENCH_LAUNCH_FROM"
 
+/* The program run for each earlier launch, as `PROGRAM NAME --json ARGS`;
+ * /proc/self/exe when unset or empty. */
+#define LMB_SELF_ENV "LMBENCH_SELF"
+
 struct lmb_launcher {
     const char *prog;        /* prefix of messages */
     unsigned k;              /* launches asked */

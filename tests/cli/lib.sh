@@ -117,6 +117,8 @@ if [ -n "${LMBENCH_RUNNER:-}" ]; then
         exit 255
     fi
     _tg=$T/build/.target
+    # --launches runs this lmbench again: through the runner's wrapper.
+    export LMBENCH_SELF=$T/build/bin/lmbench
     if ! mkdir -p "$_tg/bin" || ! cp -P "$LMBENCH_BUILD/bin"/* "$_tg/bin/" ||
        ! _wrap "$LMBENCH_BUILD/libexec/lmbench" "$_tg/libexec/lmbench" "$LMBENCH_BUILD/libexec/lmbench" ||
        ! _wrap "$LMBENCH_BUILD/bin" "$T/build/bin" "$_tg/bin" ||
