@@ -35,6 +35,11 @@ struct lmb_buf {
 int lmb_buf_add(struct lmb_buf *b, const char *s, size_t n);
 void lmb_buf_free(struct lmb_buf *b);
 
+/* The share of the steps' time the retries of disturbed steps may take: an
+ * eighth, so that a default run on a busy 2-CPU machine still ends within its
+ * few minutes. */
+#define LMB_RUN_RETRY_SHARE 0.125
+
 /* What became of one step of the plan. */
 struct lmb_step_state {
     int attempts;                 /* 0 not run (yet), 1, 2 (retried) */

@@ -270,13 +270,10 @@ static void set_attempts(struct run *r, size_t i, int attempts)
 }
 #endif
 
-/* The share of the steps' time the retries may take: an eighth, so that a
- * default run on a busy 2-CPU machine still ends within its few minutes. */
-#define RETRY_SHARE 0.125
 
 /* Each step that was ok but disturbed is run once more, now that the others
  * are done (what disturbed it may have passed), in plan order while the
- * retries have taken less than RETRY_SHARE of the time the steps took (a busy
+ * retries have taken less than LMB_RUN_RETRY_SHARE of the time the steps took (a busy
  * machine does not double the run); the less disturbed attempt
  * is kept: its records, its raw lines, its step line (attempts 2). The raw
  * file and the .jsonl were written step by step with the first attempts; they
@@ -291,7 +288,7 @@ static void retry_disturbed(struct run *r)
     size_t todo = 0, n = 0, replaced = 0;
     /* The retries may take an eighth of the time the steps took (no limit with
      * --disturbed 0, which asks for every step again). */
-    double budget = RETRY_SHARE * (lmb_run_now() - r->t0), spent = 0;
+    double budget = LMB_RUN_RETRY_SHARE * (lmb_run_now() - r->t0), spent = 0;
 
     if (chunks == NULL || kept == NULL) {
         free(chunks);

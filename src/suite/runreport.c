@@ -188,8 +188,9 @@ static void gather(const struct run *r, struct findings *f)
         if (st->attempts == 2 || st->disturbed) {
             if (f->disturbed < 3) {
                 if (st->disturbance >= 0)
-                    snprintf(f->dist_ex[f->disturbed], sizeof f->dist_ex[0], "%.140s (%.0f%%)",
-                             r->plan.v[i].name, 100 * st->disturbance);
+                    snprintf(f->dist_ex[f->disturbed], sizeof f->dist_ex[0],
+                             "%.120s (%.0f%% in the attempt kept)", r->plan.v[i].name,
+                             100 * st->disturbance);
                 else
                     snprintf(f->dist_ex[f->disturbed], sizeof f->dist_ex[0], "%.140s",
                              r->plan.v[i].name);
@@ -257,7 +258,7 @@ void lmb_run_warnings(const struct run *r, json_t *warn)
                  i + 1, r->plan.v[i].name,
                  st->attempts == 2 ? (st->retried_better ? "; run again, the second attempt is kept"
                                                          : "; run again, the first attempt is kept")
-                 : st->over_budget ? "; not run again (the retries had used a quarter of the "
+                 : st->over_budget ? "; not run again (the retries had used their share of the "
                                      "run's time)"
                                    : "",
                  st->disturbed ? "; its records say \"disturbed\": true" : "");
@@ -293,11 +294,14 @@ void lmb_run_report_end(struct run *r)
         list3(f.dist_ex, f.disturbed, l, sizeof l);
         lmb_run_msg(r, "disturbed: %zu steps shared their CPUs with other work (over %g%%): %s%s",
                     f.disturbed, r->opts.disturbed_pct, l, f.disturbed > 3 ? " ..." : "");
+        char ob[160] = "";
+        if (f.over_budget > 0)
+            snprintf(ob, sizeof ob, "; the others not retried: the retries had used their %.1f%% "
+                                    "of the run's time", 100 * LMB_RUN_RETRY_SHARE);
         if (f.retried > 0 || f.over_budget > 0)
             lmb_run_msg(r, "retried %zu of them: %zu less disturbed the second time; %zu still "
                            "disturbed (their records say so)%s", f.retried, f.better, f.still,
-                        f.over_budget ? "; the others not retried: the retries had used a "
-                                        "quarter of the run's time" : "");
+                        ob);
     }
     if (f.noisy > 0) {
         list3(f.noisy_ex, f.noisy, l, sizeof l);
