@@ -242,23 +242,35 @@ $(B)/asan/share/lmbench/www/URLS: $(WWW)/URLS
 	@mkdir -p $(@D)
 	cp -R $(WWW)/. $(@D)/
 
-# make fuzz: libFuzzer (clang) on each server's request decoder, a bounded run
-# each (FUZZ_SECONDS, default 10). tests/fuzz/fuzz_NAME.c includes
-# src/bench/NAME.c to reach its static decoders.
+# make fuzz: libFuzzer (clang) on every reader of outside data, a bounded run
+# each (FUZZ_SECONDS, default 10). Two kinds of target:
+#   tests/fuzz/fuzz_NAME.c   includes src/bench/NAME.c to reach a server's static
+#                            request decoders (NAME is a benchmark);
+#   tests/fuzz/read_NAME.c   a reader in src/suite (results files, configs),
+#                            linked with the suite's reader sources.
+# tests/fuzz/seeds/TARGET/ (if there) seeds TARGET's corpus; the corpus itself
+# grows under $(B)/fuzz/corpus-TARGET. A crash leaves $(B)/fuzz/TARGET-crash-*
+# and fails the make.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 10
-FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_FLAGS = $(LMB_CPPFLAGS) $(TIRPC_LINKED_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c) \
+                  $(wildcard tests/fuzz/read_*.c)))
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(LIB_SRCS) $(B)/gen/version.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(LMB_CPPFLAGS) $(TIRPC_LINKED_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(LIB_SRCS) $(LIBS) $(TIRPC_LINKED_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIBS) $(TIRPC_LINKED_LIBS)
+$(B)/fuzz/read_%: tests/fuzz/read_%.c $(SUITE_LIB_SRCS) $(LIB_SRCS) $(B)/gen/version.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(SUITE_LIB_SRCS) $(LIB_SRCS) $(LIBS) $(TIRPC_LINKED_LIBS)
 fuzz: $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
-		mkdir -p $(B)/fuzz/corpus-$${t##*/}; \
-		echo "fuzz: $${t##*/} for $(FUZZ_SECONDS) s"; \
-		$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(B)/fuzz/$${t##*/}- $(B)/fuzz/corpus-$${t##*/} \
-			2>$(B)/fuzz/$${t##*/}.log || { tail -n 40 $(B)/fuzz/$${t##*/}.log; exit 1; }; \
-		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$${t##*/}.log | tail -n 1; \
+		n=$${t##*/}; c=$(B)/fuzz/corpus-$$n; \
+		mkdir -p $$c; \
+		if [ -d tests/fuzz/seeds/$$n ]; then cp -p tests/fuzz/seeds/$$n/* $$c/ 2>/dev/null || true; fi; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS) s ($$(ls $$c | wc -l) inputs in the corpus)"; \
+		$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=$(B)/fuzz/$$n- $$c \
+			2>$(B)/fuzz/$$n.log || { tail -n 40 $(B)/fuzz/$$n.log; exit 1; }; \
+		grep -E '^#[0-9]+.*DONE' $(B)/fuzz/$$n.log | tail -n 1; \
 	done
 
 # The command list, generated from the files in src/bench (rewritten only when
