@@ -14,7 +14,8 @@
  * whose host uses small pages), the result is skipped with the figures.
  * A difference that is not positive, or within the noise (smaller than the
  * two latencies' interquartile ranges, or under 1% of the latency), is
- * refused with a reason (src/lib/judge.c), never printed.
+ * refused with a reason (src/lib/judge.c), never printed; so is a run of
+ * fewer than three repetitions, which has no spread to judge against.
  * Mapping, touching and laying the chains are kept out of the timing. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,9 @@
 /* Random loads on huge pages must take less than this share of their time on
  * small pages for the huge pages to count as keeping TLB misses out. */
 #define TLB_FREE 0.9
+/* Fewer repetitions give no interquartile range to judge the difference
+ * against: one sample of each chain is a difference of two noises. */
+#define MIN_REPETITIONS 3
 
 static double minus(double a, double b, void *arg)
 {
@@ -84,6 +88,11 @@ static int lat_dram_page_main(struct lmb_ctx *ctx, int argc, char **argv)
     lmb_record_init(&rec, ctx->bench->name, NULL, LMB_UNIT_NS);
     lmb_record_param_int(&rec, "size_bytes", (long long)ws);
     rec.classic = LMB_CLASSIC_FLOAT;
+    if (ctx->opt.repetitions < MIN_REPETITIONS)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
+                                     "-N %u cannot be judged: the difference is checked against "
+                                     "the spread of each chain's repetitions, which needs -N %d "
+                                     "or more", ctx->opt.repetitions, MIN_REPETITIONS);
     if ((why = thp_missing()) != NULL)
         return lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "%s", why);
     if (lmb_memory_fits(ws, 1, err, sizeof err) != 0)
@@ -143,6 +152,6 @@ const struct lmb_bench lmb_bench_lat_dram_page = {
             "in nanoseconds (the median of the rank-paired differences). Skipped when huge\n"
             "pages do not make random loads clearly faster than small pages do (then TLB\n"
             "misses, not DRAM pages, would make the difference); failed when the difference\n"
-            "is not positive or within the noise.\n",
+            "is not positive or within the noise, and with -N under 3 (no spread to judge by).\n",
     .main = lat_dram_page_main,
 };

@@ -43,6 +43,15 @@ else
     skip "--json: jq missing or built without jansson"
 fi
 
+# One or two repetitions leave no spread to judge the difference by: refused,
+# never an ok figure (it printed -390 ns as ok with -N 1).
+for n in 1 2; do
+    run "$CMD" -N $n
+    is "$RC" 1 "-N $n: exit status 1"
+    like "$ERR" "failed: -N $n cannot be judged: .*needs -N 3 or more" "-N $n: refused, and why"
+    unlike "$ERR" '^-?[0-9]+\.[0-9]+$' "-N $n: no figure printed"
+done
+
 usage_error lat_dram_page "$CMD" extra
 usage_error lat_dram_page "$CMD" -P 2
 hw_bad_common lat_dram_page "$CMD"
