@@ -224,6 +224,41 @@ int lmb_tmpfile(const char *stem, char *path, size_t len)
     return fd;
 }
 
+int lmb_tmpfile_in(const char *dir, const char *stem, const char *suffix, char *path,
+                   size_t len)
+{
+    int slot = template_slot(dir, stem, len), fd, e;
+    size_t n, sl = strlen(suffix);
+    sigset_t old;
+
+    if (slot < 0)
+        return -1;
+    n = strlen(tmp_paths[slot]);
+    if (n + sl >= sizeof tmp_paths[slot] || n + sl >= len || sl > INT32_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(tmp_paths[slot] + n, suffix, sl + 1);
+    hold_signals(&old);
+    fd = mkostemps(tmp_paths[slot], (int)sl, O_CLOEXEC);
+    e = errno;
+    if (fd >= 0) {
+        tmp_isdir[slot] = 0;
+        tmp_used[slot] = 1;
+        snprintf(path, len, "%s", tmp_paths[slot]);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return fd;
+}
+
+void lmb_tmpfile_forget(const char *path)
+{
+    for (int i = 0; i < MAX_TMP; i++)
+        if (tmp_used[i] && !tmp_isdir[i] && strcmp(tmp_paths[i], path) == 0)
+            tmp_used[i] = 0;
+}
+
 void lmb_tmpfile_remove(const char *path)
 {
     for (int i = 0; i < MAX_TMP; i++)

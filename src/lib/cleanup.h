@@ -22,6 +22,15 @@ int lmb_tmpfile(const char *stem, char *path, size_t len);
 /* Removes a registered temporary file now. */
 void lmb_tmpfile_remove(const char *path);
 
+/* Like lmb_tmpfile, in the directory dir, named "<dir>/<stem>.XXXXXX<suffix>"
+ * (random, made with O_EXCL and O_CLOEXEC, mode 0600). Used by lib/outfile.c
+ * for the temporary copy of an output file. */
+int lmb_tmpfile_in(const char *dir, const char *stem, const char *suffix, char *path,
+                   size_t len);
+
+/* Forgets a registered temporary file without removing it (it was renamed). */
+void lmb_tmpfile_forget(const char *path);
+
 /* Creates an empty temporary directory named from `stem` in `parent` (or, when
  * parent is NULL, in $TMPDIR or /tmp) and registers it for removal with all it
  * holds, files and subdirectories down to LMB_TMPDIR_DEPTH levels. Writes its
