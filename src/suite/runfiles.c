@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/outfile.h"
+#include "lib/text.h"
 #include "run.h"
 
 #include "version.h"   /* generated: LMB_VERSION, LMB_CFLAGS_STR */
@@ -278,8 +280,8 @@ static int jsonl_line(struct run *r, json_t *o)
 int lmb_run_write_final_json(struct run *r, const char *status)
 {
     json_t *doc = json_object(), *run = run_json(r, status);
-    char path[2400], tmp[2500];
-    FILE *f;
+    char path[2400], err[LMB_QUOTE_BUF + 128];
+    struct lmb_outfile of;   /* lib/outfile.h: a temporary file renamed over it */
     int rc = 0;
 
     json_t *host = host_json(r);
@@ -293,21 +295,17 @@ int lmb_run_write_final_json(struct run *r, const char *status)
     json_object_set_new(doc, "host", host);
     json_object_set_new(doc, "results", json_incref(r->records));
     snprintf(path, sizeof path, "%s.json", r->base);
-    snprintf(tmp, sizeof tmp, "%s.json.tmp", r->base);
-    f = fopen(tmp, "w");
-    if (f == NULL) {
+    if (lmb_outfile_open(&of, path, 0, err, sizeof err) != 0) {
         json_decref(doc);
         return -1;
     }
-    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 || fputc('\n', f) == EOF ||
-        fflush(f) != 0 || fsync(fileno(f)) != 0)
+    if (json_dumpf(doc, of.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0 ||
+        fputc('\n', of.fp) == EOF) {
+        lmb_outfile_abort(&of);
         rc = -1;
-    if (fclose(f) != 0)
+    } else if (lmb_outfile_commit(&of, err, sizeof err) != 0) {
         rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -1;
-    if (rc != 0)
-        unlink(tmp);
+    }
     json_decref(doc);
     return rc;
 }
@@ -436,19 +434,19 @@ static int line_to(FILE *f, json_t *o)
 
 int lmb_run_jsonl_rewrite(struct run *r)
 {
-    char path[2400], tmp[2500];
+    char path[2400], err[LMB_QUOTE_BUF + 128];
     json_t *h = json_object(), *st, *rec;
     size_t k, j;
+    struct lmb_outfile of;   /* lib/outfile.h: a temporary file renamed over it */
     FILE *f;
     int rc = 0;
 
     snprintf(path, sizeof path, "%s.jsonl", r->base);
-    snprintf(tmp, sizeof tmp, "%s.jsonl.tmp", r->base);
-    f = fopen(tmp, "w");
-    if (f == NULL) {
+    if (lmb_outfile_open(&of, path, 0, err, sizeof err) != 0) {
         json_decref(h);
         return -1;
     }
+    f = of.fp;
     json_object_set_new(h, "schema", json_string("lmbench-results"));
     json_object_set_new(h, "schema_version", json_integer(1));
     json_object_set_new(h, "tool", tool_json(r));
@@ -464,16 +462,12 @@ int lmb_run_jsonl_rewrite(struct run *r)
                 rc |= line_to(f, rec);
         rc |= line_to(f, st);
     }
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-        rc = -1;
-    if (fclose(f) != 0)
-        rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -1;
     if (rc != 0) {
-        unlink(tmp);
+        lmb_outfile_abort(&of);
         return -1;
     }
+    if (lmb_outfile_commit(&of, err, sizeof err) != 0)
+        return -1;
     if (r->jsonl != NULL)
         fclose(r->jsonl);
     r->jsonl = NULL;
@@ -566,12 +560,12 @@ static void header_copy(FILE *f, const char *h, size_t n, const struct run *r,
 
 int lmb_run_raw_rebuild(struct run *r, struct lmb_buf *const *chunks)
 {
-    char path[2400], tmp[2500];
+    char path[2400], err[LMB_QUOTE_BUF + 128];
+    struct lmb_outfile of;   /* lib/outfile.h: a temporary file renamed over it */
     char *old = NULL;
     long size, header_end;
     bool replace[2] = { false, false };
     FILE *f;
-    int rc = 0;
 
     if (fflush(r->raw) != 0 || (size = ftell(r->raw)) < 0)
         return -1;
@@ -592,12 +586,11 @@ int lmb_run_raw_rebuild(struct run *r, struct lmb_buf *const *chunks)
             header_end = r->state[i].raw_start;
     }
     snprintf(path, sizeof path, "%s", r->base);
-    snprintf(tmp, sizeof tmp, "%s.tmp", r->base);
-    f = fopen(tmp, "w+");
-    if (f == NULL) {
+    if (lmb_outfile_open(&of, path, LMB_OUTFILE_READ, err, sizeof err) != 0) {
         free(old);
         return -1;
     }
+    f = of.fp;
     header_copy(f, old, (size_t)header_end, r, replace);
     for (size_t i = 0; i < r->plan.n; i++) {
         struct lmb_step_state *st = &r->state[i];
@@ -615,15 +608,8 @@ int lmb_run_raw_rebuild(struct run *r, struct lmb_buf *const *chunks)
         }
     }
     free(old);
-    if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0)
-        rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -1;
-    if (rc != 0) {
-        fclose(f);
-        unlink(tmp);
+    if (lmb_outfile_publish(&of, err, sizeof err) != 0)
         return -1;
-    }
     /* Go on writing (the date line) into the new file. */
     fclose(r->raw);
     r->raw = f;
