@@ -10,8 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/cleanup.h"
 #include "lib/mem.h"
+#include "lib/outfile.h"
 #include "lib/sysinfo.h"
+#include "lib/text.h"
 #include "runconf.h"
 #include "suite.h"
 #include "util.h"
@@ -145,10 +148,13 @@ int lmb_suite_config(int argc, char **argv)
     struct asker a = { false, false, !isatty(STDIN_FILENO), stdout };
     bool defaults = false;
     const char *out = NULL;
-    char path[1100], tmp[1200], def[64], host[256] = "localhost", comment[300], intro[600];
+    char path[1100], def[64], host[256] = "localhost", comment[300], intro[600];
+    char err[LMB_QUOTE_BUF + 128], q[LMB_QUOTE_BUF];
+    struct lmb_outfile of;
     FILE *fp;
     uint64_t room;
 
+    lmb_cleanup_init();   /* -o's temporary file goes on SIGINT */
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (strcmp(s, "-h") == 0 || strcmp(s, "--help") == 0) {
@@ -246,33 +252,36 @@ int lmb_suite_config(int argc, char **argv)
                 "ENOUGH (microseconds, or none for automatic)", "none");
     }
 
+    /* lib/outfile.h: a device or FIFO written through, else a temporary file renamed. */
     if (strcmp(out, "-") == 0) {
         fp = stdout;
     } else {
-        snprintf(tmp, sizeof tmp, "%s.tmp", out);
-        fp = fopen(tmp, "w");
-        if (fp == NULL) {
-            fprintf(stderr, "lmbench config: cannot write %s: %s\n", tmp, strerror(errno));
+        if (lmb_outfile_open(&of, out, 0, err, sizeof err) != 0) {
+            fprintf(stderr, "lmbench config: %s\n", err);
             return 1;
         }
+        fp = of.fp;
     }
     /* No date: the same answers write the same file (the file's time says when). */
     snprintf(comment, sizeof comment, "written by lmbench config on %s", host);
-    if (lmb_sconf_write(&c, fp, comment) != 0 || (fp != stdout && fclose(fp) != 0)) {
-        fprintf(stderr, "lmbench config: cannot write %s\n", fp == stdout ? "stdout" : tmp);
-        if (fp != stdout)
-            remove(tmp);
+    if (lmb_sconf_write(&c, fp, comment) != 0) {
+        if (fp != stdout) {
+            lmb_outfile_fail(&of, err, sizeof err);
+            fprintf(stderr, "lmbench config: %s\n", err);
+        } else {
+            fprintf(stderr, "lmbench config: cannot write stdout\n");
+        }
         return 1;
     }
     if (fp != stdout) {
-        if (rename(tmp, out) != 0) {
-            fprintf(stderr, "lmbench config: cannot write %s: %s\n", out, strerror(errno));
-            remove(tmp);
+        if (lmb_outfile_commit(&of, err, sizeof err) != 0) {
+            fprintf(stderr, "lmbench config: %s\n", err);
             return 1;
         }
         if (!defaults)
             fputc('\n', a.q);
-        fprintf(stdout, "lmbench config: wrote %s; run it with: lmbench run -c %s\n", out, out);
+        lmb_quote(out, q, sizeof q);
+        fprintf(stdout, "lmbench config: wrote %s; run it with: lmbench run -c %s\n", q, q);
     }
     return lmb_verb_check_output("config", stdout, "the questions");
 }

@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/cleanup.h"
+#include "lib/outfile.h"
+#include "lib/text.h"
 #include "memlat.h"
 #include "results.h"
 #include "suite.h"
@@ -632,11 +635,13 @@ static void page(FILE *out, struct lmb_rs_file *files, int nfiles)
 int lmb_suite_graph(int argc, char **argv)
 {
     const char *outpath = NULL;
-    char **args, tmp[4200];
+    char **args, err[LMB_QUOTE_BUF + 128];
     int nargs = 0, rc = 0, skipped = 0, nfiles = 0, r;
     struct lmb_rs_file *files;
+    struct lmb_outfile of;
     FILE *out = stdout;
 
+    lmb_cleanup_init();   /* -o's temporary file goes on SIGINT */
     args = calloc((size_t)argc + 1, sizeof *args);
     if (args == NULL)
         return 1;
@@ -679,25 +684,19 @@ int lmb_suite_graph(int argc, char **argv)
             fprintf(stderr, "lmbench graph: no results to plot\n");
         return rc ? rc : skipped ? 3 : 1;
     }
+    /* lib/outfile.h: a device or FIFO written through, else a temporary file renamed. */
     if (outpath != NULL && strcmp(outpath, "-") != 0) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", outpath);
-        out = fopen(tmp, "w");
-        if (out == NULL) {
-            perror(tmp);
+        if (lmb_outfile_open(&of, outpath, 0, err, sizeof err) != 0) {
+            fprintf(stderr, "lmbench graph: %s\n", err);
             rc = 1;
             goto done;
         }
+        out = of.fp;
     }
     page(out, files, nfiles);
     if (out != stdout) {
-        if (fflush(out) != 0 || ferror(out) || fsync(fileno(out)) != 0) {
-            fprintf(stderr, "lmbench graph: cannot write %s\n", tmp);
-            fclose(out);
-            remove(tmp);
-            rc = 1;
-        } else if (fclose(out) != 0 || rename(tmp, outpath) != 0) {
-            fprintf(stderr, "lmbench graph: cannot write %s\n", outpath);
-            remove(tmp);
+        if (lmb_outfile_commit(&of, err, sizeof err) != 0) {
+            fprintf(stderr, "lmbench graph: %s\n", err);
             rc = 1;
         }
     } else if (lmb_verb_check_output("graph", stdout, "the page") != 0) {

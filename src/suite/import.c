@@ -8,6 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/cleanup.h"
+#include "lib/outfile.h"
+#include "lib/text.h"
 #include "results.h"
 #include "suite.h"
 #include "util.h"
@@ -204,8 +207,8 @@ static json_t *file_json(const struct lmb_rs_file *f)
 
 static int write_doc(json_t *doc, const char *out)
 {
-    char tmp[4200];
-    FILE *fp;
+    struct lmb_outfile of;
+    char err[LMB_QUOTE_BUF + 128];
     int rc;
 
     if (out == NULL) {
@@ -214,24 +217,21 @@ static int write_doc(json_t *doc, const char *out)
             fputc('\n', stdout);
         return lmb_verb_check_output("import", stdout, "the document") != 0 || rc != 0 ? 1 : 0;
     }
-    snprintf(tmp, sizeof tmp, "%s.tmp", out);
-    fp = fopen(tmp, "w");
-    if (fp == NULL) {
-        perror(tmp);
+    /* lib/outfile.h: a device or FIFO written through, else a temporary file renamed. */
+    if (lmb_outfile_open(&of, out, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "lmbench import: %s\n", err);
         return 1;
     }
-    rc = json_dumpf(doc, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    rc = json_dumpf(doc, of.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     if (rc == 0)
-        fputc('\n', fp);
-    if (rc != 0 || fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0) {
-        fprintf(stderr, "lmbench import: cannot write %s\n", tmp);
-        fclose(fp);
-        remove(tmp);
+        fputc('\n', of.fp);
+    if (rc != 0) {
+        lmb_outfile_fail(&of, err, sizeof err);
+        fprintf(stderr, "lmbench import: %s\n", err);
         return 1;
     }
-    if (fclose(fp) != 0 || rename(tmp, out) != 0) {
-        fprintf(stderr, "lmbench import: cannot write %s\n", out);
-        remove(tmp);
+    if (lmb_outfile_commit(&of, err, sizeof err) != 0) {
+        fprintf(stderr, "lmbench import: %s\n", err);
         return 1;
     }
     return 0;
@@ -245,6 +245,7 @@ int lmb_suite_import(int argc, char **argv)
     char err[512];
     int rc, r;
 
+    lmb_cleanup_init();   /* -o's temporary file goes on SIGINT */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
