@@ -8,22 +8,34 @@
 #include "lib/bench.h"
 #include "lib/http.h"
 #include "lib/net.h"
+#include "lib/text.h"
 
 static int lmhttp_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
+    static const char serve_only[] = { 'p', 'b', 'a', 'd' };
     char err[512];
     unsigned port;
     int rc;
+    const char *dir = lmb_opt_arg(ctx, 'd'), *gen = lmb_opt_arg(ctx, 'G');
 
-    if (lmb_opt_arg(ctx, 'G') != NULL) {
+    if (ctx->opt.json)
+        return lmb_usage_error(ctx, "--json applies to measurements, not to %s",
+                               gen != NULL ? "-G" : "a server");
+    if (gen != NULL) {
+        char q[LMB_QUOTE_BUF];
         if (argc > 0)
-            return lmb_usage_error(ctx, "-G takes no port");
-        if (lmb_http_make_tree(lmb_opt_arg(ctx, 'G'), err, sizeof err) != 0)
+            return lmb_usage_error(ctx, "-G takes no port ('%s')",
+                                   lmb_quote(argv[0], q, sizeof q));
+        for (size_t i = 0; i < sizeof serve_only; i++)
+            if (lmb_opt_given(ctx, serve_only[i]))
+                return lmb_usage_error(ctx, "-%c applies to the server, not to -G",
+                                       serve_only[i]);
+        if (*gen == '\0')
+            return lmb_usage_error(ctx, "-G: an empty path");
+        if (lmb_http_make_tree(gen, err, sizeof err) != 0)
             return lmb_net_fail(ctx, "%s", err);
         return LMB_EXIT_OK;
     }
-    if (ctx->opt.json)
-        return lmb_usage_error(ctx, "--json applies to measurements, not to a server");
     if (argc > 1)
         return lmb_usage_error(ctx, "too many arguments");
     if ((rc = lmb_net_port(ctx, &lmb_http_cmd, &port)) != 0)
@@ -34,7 +46,9 @@ static int lmhttp_main(struct lmb_ctx *ctx, int argc, char **argv)
         if (lmb_net_parse_port(argv[0], &port, err, sizeof err) != 0)
             return lmb_usage_error(ctx, "%s", err);
     }
-    if (lmb_http_find_docroot(lmb_opt_arg(ctx, 'd'), err, sizeof err) != 0)
+    if (dir != NULL && *dir == '\0')
+        return lmb_usage_error(ctx, "-d: an empty path");
+    if (lmb_http_find_docroot(dir, err, sizeof err) != 0)
         return lmb_net_fail(ctx, "%s", err);
     return lmb_net_serve(ctx, &lmb_http_cmd, port);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* The HTTP/1.0 server of lmhttp and lat_http -s: requests read by the server
  * daemon's main loop (at most 2 KB each, a deadline each), answered from a
- * static document tree, one request per connection, no child processes. A
- * "STOP / HTTP/1.0" request stops it, from an address that may stop it. */
+ * static document tree without blocking (a deadline each, see answer()), one
+ * request per connection, no child processes. A "STOP / HTTP/1.0" request
+ * stops it, from an address that may stop it. */
 #include "lib/http.h"
 #include "lib/text.h"
 
@@ -12,9 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__linux__) && defined(SYS_openat2)
@@ -160,7 +165,209 @@ static int open_in_tree(const char *path)
     return -1;
 }
 
-static void status_only(int fd, int code)
+/* --- answers, sent without blocking ----------------------------------------
+ *
+ * The daemon's main loop hands a complete request to http_request() and closes
+ * the connection when it returns. An answer that fits the socket's send buffer
+ * (every answer lat_http asks for) is sent there and then. One that does not
+ * (a client reading slowly, or not at all) becomes a job: the connection is
+ * kept (a duplicate of its descriptor), watched for room through an epoll set
+ * that is the main loop's extra descriptor, and fed as the client takes the
+ * bytes. A job whose client takes nothing for LMB_HTTP_SEND_TIMEOUT seconds is
+ * reset (a timer descriptor in the same set wakes the loop for it), so that
+ * one stalled reader costs its own connection and nothing else. */
+
+#define TIMER_TAG UINT32_MAX
+
+struct job {
+    int fd;                /* the connection; -1: a free slot */
+    int file;              /* the file being sent, -1 when none */
+    off_t off, size;
+    char head[256];
+    size_t headlen, headoff;
+    double deadline;       /* CLOCK_MONOTONIC seconds */
+};
+
+struct http_srv {
+    int ep;                /* epoll: the jobs' sockets and the timer */
+    int timer;             /* timerfd: the earliest deadline */
+    struct job jobs[LMB_HTTP_SENDING_MAX];
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sends what the socket takes now. Returns 1 when the answer is complete, 0
+ * when the socket is full (more later), -1 when the connection is done with
+ * (an error, or the file shorter than announced). */
+static int job_push(struct job *j)
+{
+    bool moved = false;
+    int rc = 1;
+
+    while (j->headoff < j->headlen) {
+        ssize_t w = send(j->fd, j->head + j->headoff, j->headlen - j->headoff,
+                         MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            rc = errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+            goto out;
+        }
+        j->headoff += (size_t)w;
+        moved = true;
+    }
+    while (j->file >= 0 && j->off < j->size) {
+        ssize_t w = sendfile(j->fd, j->file, &j->off, (size_t)(j->size - j->off));
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            rc = errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+            goto out;
+        }
+        if (w == 0) {
+            rc = -1;   /* the file shrank: the client sees a short answer */
+            goto out;
+        }
+        moved = true;
+    }
+out:
+    if (moved)
+        j->deadline = now_s() + LMB_HTTP_SEND_TIMEOUT;
+    return rc;
+}
+
+/* Closes a job's connection: reset when its answer is incomplete, so that
+ * the kernel does not keep the unsent bytes for a client that does not read. */
+static void job_close(struct http_srv *h, struct job *j, bool reset)
+{
+    if (reset) {
+        struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+        setsockopt(j->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+    }
+    if (h != NULL)
+        epoll_ctl(h->ep, EPOLL_CTL_DEL, j->fd, NULL);
+    close(j->fd);
+    if (j->file >= 0)
+        close(j->file);
+    j->fd = -1;
+    j->file = -1;
+}
+
+/* Arms the timer for the earliest deadline, or disarms it. */
+static void arm_timer(struct http_srv *h)
+{
+    struct itimerspec its;
+    double first = 0;
+
+    memset(&its, 0, sizeof its);
+    for (int i = 0; i < LMB_HTTP_SENDING_MAX; i++)
+        if (h->jobs[i].fd >= 0 && (first == 0 || h->jobs[i].deadline < first))
+            first = h->jobs[i].deadline;
+    if (first > 0) {
+        its.it_value.tv_sec = (time_t)first;
+        its.it_value.tv_nsec = (long)((first - (double)(time_t)first) * 1e9);
+        if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
+            its.it_value.tv_nsec = 1;
+    }
+    timerfd_settime(h->timer, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+/* Answers on fd: head, then size bytes of file (or none when file is -1).
+ * Takes the file. What does not go at once is left to the main loop. */
+static void answer(struct lmb_server *s, int fd, const char *head, size_t headlen, int file,
+                   off_t size)
+{
+    struct http_srv *h = s->state;
+    struct job now = { .fd = fd, .file = file, .size = size };
+    int flags = fcntl(fd, F_GETFL), slot = -1;
+
+    now.headlen = headlen < sizeof now.head ? headlen : sizeof now.head;
+    memcpy(now.head, head, now.headlen);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0 || job_push(&now) != 0 ||
+        h == NULL) {
+        if (file >= 0)
+            close(file);
+        return;   /* sent, failed, or nowhere to keep it: the caller closes fd */
+    }
+    for (int i = 0; i < LMB_HTTP_SENDING_MAX && slot < 0; i++)
+        if (h->jobs[i].fd < 0)
+            slot = i;
+    if (slot < 0) {
+        /* Full: the job whose client has taken nothing for longest goes. */
+        slot = 0;
+        for (int i = 1; i < LMB_HTTP_SENDING_MAX; i++)
+            if (h->jobs[i].deadline < h->jobs[slot].deadline)
+                slot = i;
+        job_close(h, &h->jobs[slot], true);
+    }
+    now.fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (now.deadline == 0)
+        now.deadline = now_s() + LMB_HTTP_SEND_TIMEOUT;
+    struct epoll_event ev = { .events = EPOLLOUT, .data.u32 = (uint32_t)slot };
+    if (now.fd < 0 || epoll_ctl(h->ep, EPOLL_CTL_ADD, now.fd, &ev) != 0) {
+        if (now.fd >= 0)
+            close(now.fd);
+        if (file >= 0)
+            close(file);
+        return;
+    }
+    h->jobs[slot] = now;
+    arm_timer(h);
+}
+
+/* The main loop's extra descriptor is readable: sockets with room, or the
+ * timer. Feeds the jobs, closes the finished and the expired. */
+static bool http_extra(struct lmb_server *s)
+{
+    struct http_srv *h = s->state;
+    struct epoll_event ev[LMB_HTTP_SENDING_MAX + 1];
+    int n = epoll_wait(h->ep, ev, LMB_HTTP_SENDING_MAX + 1, 0);
+    double now;
+
+    for (int i = 0; i < n; i++) {
+        uint32_t tag = ev[i].data.u32;
+        if (tag == TIMER_TAG) {
+            uint64_t ticks;
+            if (read(h->timer, &ticks, sizeof ticks) < 0)
+                (void)ticks;
+            continue;
+        }
+        if (tag >= LMB_HTTP_SENDING_MAX || h->jobs[tag].fd < 0)
+            continue;
+        struct job *j = &h->jobs[tag];
+        int rc = job_push(j);
+        if (rc != 0)
+            job_close(h, j, rc < 0);
+    }
+    now = now_s();
+    for (int i = 0; i < LMB_HTTP_SENDING_MAX; i++)
+        if (h->jobs[i].fd >= 0 && h->jobs[i].deadline <= now)
+            job_close(h, &h->jobs[i], true);
+    arm_timer(h);
+    return false;
+}
+
+static void http_atexit(struct lmb_server *s)
+{
+    struct http_srv *h = s->state;
+
+    if (h == NULL)
+        return;
+    for (int i = 0; i < LMB_HTTP_SENDING_MAX; i++)
+        if (h->jobs[i].fd >= 0)
+            job_close(NULL, &h->jobs[i], true);
+    close(h->ep);
+    close(h->timer);
+    free(h);
+    s->state = NULL;
+}
+
+static void status_only(struct lmb_server *s, int fd, int code)
 {
     const char *why = code == 400 ? "Bad Request" : code == 403 ? "Forbidden"
                     : code == 404 ? "Not Found" : code == 405 ? "Method Not Allowed"
@@ -168,7 +375,7 @@ static void status_only(int fd, int code)
     char out[160];
     int n = snprintf(out, sizeof out, "HTTP/1.0 %d %s\r\nServer: lmhttp\r\nContent-Length: 0\r\n\r\n",
                      code, why);
-    lmb_net_write_full(fd, out, (size_t)n);
+    answer(s, fd, out, (size_t)n, -1, 0);
 }
 
 static int http_request(struct lmb_server *s, int fd, const uint8_t *req, size_t len,
@@ -178,39 +385,31 @@ static int http_request(struct lmb_server *s, int fd, const uint8_t *req, size_t
     struct stat sb;
     char head[256];
     int code = lmb_http_parse(req, len, &r), f, n;
-    off_t off = 0;
 
     (void)peerlen;
     if (code != 200) {
-        status_only(fd, code);
+        status_only(s, fd, code);
         return LMB_SRV_CLOSE;
     }
     if (r.method == LMB_HTTP_STOP) {
         if (!lmb_server_may_stop(s, peer)) {
-            status_only(fd, 403);
+            status_only(s, fd, 403);
             return LMB_SRV_CLOSE;
         }
-        status_only(fd, 200);
+        status_only(s, fd, 200);
         return LMB_SRV_STOP;
     }
     f = open_in_tree(r.path);
     if (f < 0 || fstat(f, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         if (f >= 0)
             close(f);
-        status_only(fd, 404);
+        status_only(s, fd, 404);
         return LMB_SRV_CLOSE;
     }
     n = snprintf(head, sizeof head,
                  "HTTP/1.0 200 OK\r\nServer: lmhttp\r\nContent-Type: %s\r\n"
                  "Content-Length: %lld\r\n\r\n", content_type(r.path), (long long)sb.st_size);
-    if (lmb_net_write_full(fd, head, (size_t)n) == 1) {
-        while (off < sb.st_size) {
-            ssize_t w = sendfile(fd, f, &off, (size_t)(sb.st_size - off));
-            if (w <= 0 && !(w < 0 && errno == EINTR))
-                break;
-        }
-    }
-    close(f);
+    answer(s, fd, head, (size_t)n, f, sb.st_size);
     return LMB_SRV_CLOSE;
 }
 
@@ -223,12 +422,33 @@ static int http_child(struct lmb_server *s, int fd, const uint8_t *req, size_t l
 static int http_setup(struct lmb_server *s, const struct lmb_addr *bound, char *err,
                       size_t errlen)
 {
-    (void)s, (void)bound;
+    struct http_srv *h;
+    char q[LMB_QUOTE_BUF];
+
+    (void)bound;
     root_fd = open(lmb_http_docroot, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (root_fd < 0) {
-        snprintf(err, errlen, "document root %s: %s", lmb_http_docroot, strerror(errno));
+        snprintf(err, errlen, "document root '%s': %s",
+                 lmb_quote(lmb_http_docroot, q, sizeof q), strerror(errno));
         return -1;
     }
+    h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < LMB_HTTP_SENDING_MAX; i++)
+        h->jobs[i].fd = h->jobs[i].file = -1;
+    h->ep = epoll_create1(EPOLL_CLOEXEC);
+    h->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = TIMER_TAG };
+    if (h->ep < 0 || h->timer < 0 || epoll_ctl(h->ep, EPOLL_CTL_ADD, h->timer, &ev) != 0) {
+        snprintf(err, errlen, "epoll: %s", strerror(errno));
+        return -1;   /* the daemon exits */
+    }
+    s->state = h;
+    s->extra_fd = h->ep;
+    s->extra = http_extra;
     return 0;
 }
 
@@ -277,6 +497,7 @@ static const struct lmb_server_ops http_ops = {
     .req_max = LMB_HTTP_REQ_MAX,
     .request = http_request,
     .child = http_child,
+    .atexit = http_atexit,
 };
 
 const struct lmb_net_cmd lmb_http_cmd = {
@@ -307,8 +528,8 @@ int lmb_http_find_docroot(const char *dir, char *err, size_t errlen)
     }
     if (pick == NULL || realpath(pick, lmb_http_docroot) == NULL) {
         char q[LMB_QUOTE_BUF];
-        snprintf(err, errlen, "no document tree%s%s (give one with -d, or DOCROOT)",
-                 pick ? " at " : "", pick ? lmb_quote(pick, q, sizeof q) : "");
+        snprintf(err, errlen, "no document tree%s%s%s (give one with -d, or DOCROOT)",
+                 pick ? " at '" : "", pick ? lmb_quote(pick, q, sizeof q) : "", pick ? "'" : "");
         return -1;
     }
     return 0;
@@ -352,7 +573,9 @@ static int write_doc(const char *dir, const struct doc *d, char *err, size_t err
     snprintf(path, sizeof path, "%s/%s", dir, d->name);
     f = fopen(path, "wb");
     if (f == NULL || fwrite(buf, 1, d->size, f) != d->size || fclose(f) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        char q[LMB_QUOTE_BUF];
+        snprintf(err, errlen, "cannot write '%s': %s", lmb_quote(path, q, sizeof q),
+                 strerror(errno));
         free(buf);
         return -1;
     }
@@ -369,7 +592,9 @@ int lmb_http_make_tree(const char *dir, char *err, size_t errlen)
     for (size_t i = 0; i < sizeof subdirs / sizeof subdirs[0]; i++) {
         snprintf(path, sizeof path, "%s%s", dir, subdirs[i]);
         if (mkdir(path, 0755) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "cannot make %s: %s", path, strerror(errno));
+            char q[LMB_QUOTE_BUF];
+            snprintf(err, errlen, "cannot make '%s': %s", lmb_quote(path, q, sizeof q),
+                     strerror(errno));
             return -1;
         }
     }
@@ -379,13 +604,17 @@ int lmb_http_make_tree(const char *dir, char *err, size_t errlen)
     snprintf(path, sizeof path, "%s/URLS", dir);
     urls = fopen(path, "w");
     if (urls == NULL) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        char q[LMB_QUOTE_BUF];
+        snprintf(err, errlen, "cannot write '%s': %s", lmb_quote(path, q, sizeof q),
+                 strerror(errno));
         return -1;
     }
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++)
         fprintf(urls, "/%s\n", docs[i].name);
     if (fclose(urls) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        char q[LMB_QUOTE_BUF];
+        snprintf(err, errlen, "cannot write '%s': %s", lmb_quote(path, q, sizeof q),
+                 strerror(errno));
         return -1;
     }
     return 0;

@@ -10,6 +10,12 @@
 
 #define LMB_HTTP_REQ_MAX 2048     /* most bytes a request (line and headers) may have */
 #define LMB_HTTP_PATH_MAX 256
+/* Answers are sent without blocking, from the daemon's main loop: at most
+ * LMB_HTTP_SENDING_MAX connections at once (a newcomer beyond that takes the
+ * place of the one that has waited longest for its client), each closed when
+ * its client has taken nothing for LMB_HTTP_SEND_TIMEOUT seconds. */
+#define LMB_HTTP_SENDING_MAX 64
+#define LMB_HTTP_SEND_TIMEOUT 5.0
 
 enum lmb_http_method { LMB_HTTP_GET = 1, LMB_HTTP_STOP = 2 };
 
