@@ -45,6 +45,7 @@ struct fault_state {
     size_t filepages;     /* pages in the file */
     char pathbuf[4200];
     const char *path;
+    char qpath[LMB_QUOTE_BUF];   /* path, quoted for messages */
     int fd;
     char *map;            /* npages pages; slot j maps file page page_of(j) */
     unsigned sink;
@@ -112,7 +113,7 @@ static int read_through(int fd, const char *path, char *err, size_t errlen)
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            snprintf(err, errlen, "read %s: %s", path, strerror(errno));
+            snprintf(err, errlen, "read '%s': %s", path, strerror(errno));
             return -1;
         }
         off += r;
@@ -149,7 +150,7 @@ static int map_pages(struct fault_state *st, char *err, size_t errlen)
         void *at = st->map + j * st->pagesize;
         if (mmap(at, st->pagesize, PROT_READ, MAP_SHARED | MAP_FIXED, st->fd,
                  (off_t)(page_of(st, j) * st->pagesize)) == MAP_FAILED) {
-            snprintf(err, errlen, "mmap of page %zu of %s: %s", page_of(st, j), st->path,
+            snprintf(err, errlen, "mmap of page %zu of '%s': %s", page_of(st, j), st->qpath,
                      strerror(errno));
             return -1;
         }
@@ -165,12 +166,13 @@ static int fault_init(void *s, char *err, size_t errlen)
     st->map = NULL;
     st->faults = st->majors = st->passes = 0;
     st->path = lmb_input_take(st->in, st->pathbuf, sizeof st->pathbuf);
+    lmb_quote(st->path, st->qpath, sizeof st->qpath);
     st->fd = open(st->path, O_RDONLY | O_CLOEXEC);
     if (st->fd < 0) {
-        snprintf(err, errlen, "open %s: %s", st->path, strerror(errno));
+        snprintf(err, errlen, "open '%s': %s", st->qpath, strerror(errno));
         return -1;
     }
-    if (read_through(st->fd, st->path, err, errlen) != 0)
+    if (read_through(st->fd, st->qpath, err, errlen) != 0)
         return -1;
     return map_pages(st, err, errlen);
 }
@@ -215,7 +217,7 @@ static int lat_pagefault_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct lmb_timed t;
     uint64_t size;
     size_t limit;
-    char err[600];
+    char err[600], name[sizeof rec.label];
 
     if (argc < 1)
         return lmb_usage_error(ctx, "needs a file");
@@ -225,7 +227,10 @@ static int lat_pagefault_main(struct lmb_ctx *ctx, int argc, char **argv)
     lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     lmb_record_param_str(&rec, "file", argv[0]);
     rec.classic = LMB_CLASSIC_LABEL_US;
-    snprintf(rec.label, sizeof rec.label, "Pagefaults on %s", argv[0]);
+    /* The file's name whole, as lmbench 3 printed it, with control bytes
+     * escaped so that none reaches the terminal. */
+    snprintf(rec.label, sizeof rec.label, "Pagefaults on %s",
+             lmb_escape(argv[0], name, sizeof name - 16));
 
     if (lmb_check_input(argv[0], 1, false, &size, err, sizeof err) != 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);

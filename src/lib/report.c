@@ -453,7 +453,12 @@ static void message_head(FILE *f, const char *prog, const struct lmb_record *r)
         fprintf(f, "%s%s=", i ? " " : r->case_name[0] ? " (" : ": (", p->key);
         switch (p->type) {
         case LMB_PARAM_INT: fprintf(f, "%lld", p->ival); break;
-        case LMB_PARAM_STR: fputs(p->sval, f); break;
+        case LMB_PARAM_STR: {
+            /* A file name or other user string: escaped, cut as in messages. */
+            char q[LMB_QUOTE_BUF];
+            fputs(lmb_quote(p->sval, q, sizeof q), f);
+            break;
+        }
         case LMB_PARAM_BOOL: fputs(p->ival ? "true" : "false", f); break;
         case LMB_PARAM_DOUBLE: fprintf(f, "%g", p->dval); break;
         }

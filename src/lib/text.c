@@ -38,3 +38,29 @@ const char *lmb_quote(const char *s, char *buf, size_t len)
     buf[o] = '\0';
     return buf;
 }
+
+const char *lmb_escape(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+
+    if (len == 0)
+        return "";
+    if (s == NULL)
+        s = "(null)";
+    for (size_t i = 0; s[i] != '\0'; i++) {
+        unsigned char c = (unsigned char)s[i];
+
+        if (c < 0x20 || c == 0x7f) {
+            if (o + 4 > len - 1)
+                break;
+            snprintf(buf + o, 5, "\\x%02x", c);
+            o += 4;
+        } else {
+            if (o + 1 > len - 1)
+                break;
+            buf[o++] = (char)c;
+        }
+    }
+    buf[o] = '\0';
+    return buf;
+}

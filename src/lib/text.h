@@ -16,4 +16,9 @@
  * buf, so that it can be an argument: "bad size '%s'", lmb_quote(s, q, sizeof q). */
 const char *lmb_quote(const char *s, char *buf, size_t len);
 
+/* Writes s into buf for an output line that must show it whole (a label the
+ * user chose, a file name in a classic line): control bytes and DEL as \xNN,
+ * every other byte as it is, cut only where buf is full. Returns buf. */
+const char *lmb_escape(const char *s, char *buf, size_t len);
+
 #endif

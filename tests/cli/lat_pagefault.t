@@ -59,6 +59,18 @@ failed_run lat_pagefault "a directory: exit 1" "$CMD" -N 3 "$T"
 failed_run lat_pagefault "an empty file: exit 1" "$CMD" -N 3 "$T/empty"
 like "$ERR" 'holds 0 bytes' "an empty file: says it is too short"
 
+# A file name is the user's text: its control bytes never reach the terminal
+# raw, in the classic line or in a message (issue 15).
+esc=$(printf '\033')
+cp "$T/one" "$T/red${esc}[31m"
+run "$CMD" -N 3 "$T/red${esc}[31m"
+ok $(printf '%s' "$ERR" | grep -q "$esc"; [ $? = 1 ]; echo $?) "a name with an escape: no raw ESC byte in the output"
+one_line_like "$ERR" "^Pagefaults on $T/red\\\\x1b\\[31m: $NUM microseconds\$" \
+    "a name with an escape: the classic line shows it as \\x1b"
+run "$CMD" -N 3 "$T/gone${esc}[31m"
+is "$RC" 1 "a missing name with an escape: exit 1"
+ok $(printf '%s' "$ERR" | grep -q "$esc"; [ $? = 1 ]; echo $?) "a missing name with an escape: no raw ESC byte in the message"
+
 interrupted lat_pagefault "$T/d" "-C -P 2" "$CMD" -C -P 2 -N 1000 --min-time 0.2 "$T/d/data"
 
 done_testing
