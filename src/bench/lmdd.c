@@ -8,10 +8,21 @@
  * fsync() the output when fsync=1, close both. "internal" as the input is a
  * buffer of bytes, as the output a sink that reads (sums) each block and drops
  * it. Kept out of the
- * timing: checking the keys and files, the buffer. */
+ * timing: checking the keys and files, the buffer.
+ *
+ * What if= and of= may name, the same on both sides: a regular file (of= one
+ * that does not exist yet is created), a block device, or a character device
+ * that is ready at once (/dev/zero, /dev/null, /dev/full, /dev/urandom; a
+ * terminal with nothing typed is not). A FIFO, a socket or a directory is
+ * refused before anything is opened for good: a FIFO would wait for a partner.
+ * Files are opened without blocking (O_NONBLOCK, cleared once open), so one
+ * that turns into a FIFO after the check fails instead of waiting. The block
+ * buffer (bs= bytes) must fit in the memory this process may use
+ * (lmb_memory_fits) or the command is refused, never left to the OOM killer. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +32,7 @@
 #include "lib/bench.h"
 #include "lib/text.h"
 #include "lib/files.h"
+#include "lib/mem.h"
 #include "lib/sizes.h"
 
 #define DEFAULT_BS 8192
@@ -34,7 +46,76 @@ struct dd_state {
     bool fsync_out;
     char *buf;
     uint64_t sink;
+    char qin[LMB_QUOTE_BUF], qout[LMB_QUOTE_BUF];   /* the paths, for messages */
 };
+
+/* Why lmdd does not read (output false) or write path, or NULL when it can: a
+ * message starting with the quoted path in err. A missing output is fine (it
+ * is created); a character device must be ready at once. */
+static const char *dd_refusal(const char *path, bool output, char *err, size_t errlen)
+{
+    struct stat sb;
+    char q[LMB_QUOTE_BUF];
+    const char *kind = NULL;
+
+    lmb_quote(path, q, sizeof q);
+    if (stat(path, &sb) != 0) {
+        if (output && errno == ENOENT)
+            return NULL;
+        snprintf(err, errlen, "'%s': %s", q, strerror(errno));
+        return err;
+    }
+    if (S_ISDIR(sb.st_mode))
+        kind = "a directory";
+    else if (S_ISFIFO(sb.st_mode))
+        kind = "a FIFO";
+    else if (S_ISSOCK(sb.st_mode))
+        kind = "a socket";
+    else if (!S_ISREG(sb.st_mode) && !S_ISBLK(sb.st_mode) && !S_ISCHR(sb.st_mode))
+        kind = "not a file";
+    if (kind != NULL) {
+        snprintf(err, errlen, "'%s' is %s, not a regular file or a device", q, kind);
+        return err;
+    }
+    if (S_ISCHR(sb.st_mode)) {
+        int fd = open(path, (output ? O_WRONLY : O_RDONLY) | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        struct pollfd pfd = { .fd = fd, .events = output ? POLLOUT : POLLIN };
+        int r;
+
+        if (fd < 0) {
+            snprintf(err, errlen, "cannot open '%s' for %s: %s", q, output ? "writing" : "reading",
+                     strerror(errno));
+            return err;
+        }
+        do {
+            r = poll(&pfd, 1, 0);
+        } while (r < 0 && errno == EINTR);
+        close(fd);
+        if (r != 1 || (pfd.revents & (output ? POLLOUT : POLLIN)) == 0) {
+            snprintf(err, errlen, "'%s' is a character device that is not ready for %s at once "
+                     "(lmdd does not wait for one)", q, output ? "writing" : "reading");
+            return err;
+        }
+    }
+    return NULL;
+}
+
+/* open() that never waits: O_NONBLOCK while opening, cleared after; a FIFO or
+ * socket found now is refused. Aborts the copy with a message on failure. */
+static int dd_open(const char *path, const char *q, int flags)
+{
+    struct stat sb;
+    int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644), fl;
+
+    if (fd < 0)
+        lmb_abort_copy("open '%s': %s", q, strerror(errno));
+    if (fstat(fd, &sb) != 0 || S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))
+        lmb_abort_copy("'%s' is a FIFO or a socket, not a regular file or a device", q);
+    fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
+        lmb_abort_copy("fcntl '%s': %s", q, strerror(errno));
+    return fd;
+}
 
 static void xfer(struct dd_state *st)
 {
@@ -42,18 +123,14 @@ static void xfer(struct dd_state *st)
     uint64_t left = st->bytes;
 
     if (st->in != NULL) {
-        in = open(st->in, O_RDONLY | O_CLOEXEC);
-        if (in < 0)
-            lmb_abort_copy("open %s: %s", st->in, strerror(errno));
+        in = dd_open(st->in, st->qin, O_RDONLY);
         if (st->skip && lseek(in, (off_t)(st->skip * st->bs), SEEK_SET) < 0)
-            lmb_abort_copy("lseek %s: %s", st->in, strerror(errno));
+            lmb_abort_copy("lseek '%s': %s", st->qin, strerror(errno));
     }
     if (st->out != NULL) {
-        out = open(st->out, O_WRONLY | O_CREAT | O_CLOEXEC | (st->seek ? 0 : O_TRUNC), 0644);
-        if (out < 0)
-            lmb_abort_copy("open %s: %s", st->out, strerror(errno));
+        out = dd_open(st->out, st->qout, O_WRONLY | O_CREAT | (st->seek ? 0 : O_TRUNC));
         if (st->seek && lseek(out, (off_t)(st->seek * st->bs), SEEK_SET) < 0)
-            lmb_abort_copy("lseek %s: %s", st->out, strerror(errno));
+            lmb_abort_copy("lseek '%s': %s", st->qout, strerror(errno));
     }
     while (left > 0) {
         size_t want = left < st->bs ? (size_t)left : (size_t)st->bs, got = want;
@@ -64,10 +141,10 @@ static void xfer(struct dd_state *st)
                 if (r < 0 && errno == EINTR)
                     continue;
                 if (r < 0)
-                    lmb_abort_copy("read %s: %s", st->in, strerror(errno));
+                    lmb_abort_copy("read '%s': %s", st->qin, strerror(errno));
                 if (r == 0)
-                    lmb_abort_copy("%s ended after %" PRIu64 " of the %" PRIu64 " bytes asked for",
-                                   st->in, st->bytes - left + got, st->bytes);
+                    lmb_abort_copy("'%s' ended after %" PRIu64 " of the %" PRIu64 " bytes asked "
+                                   "for", st->qin, st->bytes - left + got, st->bytes);
                 got += (size_t)r;
             }
         }
@@ -77,7 +154,8 @@ static void xfer(struct dd_state *st)
                 if (r < 0 && errno == EINTR)
                     continue;
                 if (r <= 0)
-                    lmb_abort_copy("write %s: %s", st->out, r < 0 ? strerror(errno) : "no progress");
+                    lmb_abort_copy("write '%s': %s", st->qout,
+                                   r < 0 ? strerror(errno) : "no progress");
                 w += (size_t)r;
             }
         } else {
@@ -87,9 +165,9 @@ static void xfer(struct dd_state *st)
     }
     if (out >= 0) {
         if (st->fsync_out && fsync(out) != 0)
-            lmb_abort_copy("fsync %s: %s", st->out, strerror(errno));
+            lmb_abort_copy("fsync '%s': %s", st->qout, strerror(errno));
         if (close(out) != 0)
-            lmb_abort_copy("close %s: %s", st->out, strerror(errno));
+            lmb_abort_copy("close '%s': %s", st->qout, strerror(errno));
     }
     if (in >= 0)
         close(in);
@@ -186,7 +264,10 @@ static int lmdd_main(struct lmb_ctx *ctx, int argc, char **argv)
     lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_MBS);
     rec.classic = LMB_CLASSIC_LMDD;
     rec.classic_mode = (int)print;
-    snprintf(rec.label, sizeof rec.label, "%s", val[K_LABEL] ? val[K_LABEL] : "");
+    /* The label goes into the classic line whole, its control bytes escaped. */
+    lmb_escape(val[K_LABEL] ? val[K_LABEL] : "", rec.label, sizeof rec.label);
+    lmb_quote(st.in ? st.in : "", st.qin, sizeof st.qin);
+    lmb_quote(st.out ? st.out : "", st.qout, sizeof st.qout);
 
     /* The bytes of one transfer. */
     if (val[K_COUNT]) {
@@ -197,17 +278,22 @@ static int lmdd_main(struct lmb_ctx *ctx, int argc, char **argv)
         st.bytes = move;
     }
     if (st.in != NULL) {
-        if (lmb_check_input(st.in, 0, true, &insize, err, sizeof err) != 0 &&
-            lmb_check_input(st.in, 0, false, NULL, err, sizeof err) != 0) {
-            /* Character devices (/dev/zero) are fine when a count is given. */
-            struct stat sb;
-            if (stat(st.in, &sb) != 0 || !S_ISCHR(sb.st_mode) || access(st.in, R_OK) != 0) {
-                lmb_record_param_int(&rec, "bytes", (long long)st.bytes);
-                lmb_record_param_int(&rec, "block_bytes", (long long)st.bs);
-                return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
-            }
-            insize = UINT64_MAX;
+        struct stat sb = { 0 };
+        bool refused = dd_refusal(st.in, false, err, sizeof err) != NULL;
+        if (!refused && stat(st.in, &sb) != 0) {
+            snprintf(err, sizeof err, "'%s': %s", st.qin, strerror(errno));
+            refused = true;
         }
+        if (!refused && !S_ISCHR(sb.st_mode))
+            refused = lmb_check_input(st.in, 0, true, &insize, err, sizeof err) != 0;
+        if (refused) {
+            lmb_record_param_int(&rec, "bytes", (long long)st.bytes);
+            lmb_record_param_int(&rec, "block_bytes", (long long)st.bs);
+            return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+        }
+        /* A character device (/dev/zero) has no size: a count is needed. */
+        if (S_ISCHR(sb.st_mode))
+            insize = UINT64_MAX;
         uint64_t from = st.skip * st.bs, avail = insize == UINT64_MAX ? UINT64_MAX :
                         insize > from ? insize - from : 0;
         if (!val[K_COUNT] && !val[K_MOVE]) {
@@ -230,14 +316,14 @@ static int lmdd_main(struct lmb_ctx *ctx, int argc, char **argv)
     lmb_record_param_int(&rec, "block_bytes", (long long)st.bs);
     rec.classic_x = (double)st.bytes;
     if (st.bytes == 0)
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "nothing to move: %s is empty",
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "nothing to move: '%s' is empty",
                                      lmb_quote(st.in, q, sizeof q));
-    if (st.out != NULL) {
-        struct stat sb;
-        if (stat(st.out, &sb) == 0 && S_ISDIR(sb.st_mode))
-            return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "'%s' is a directory, not a file",
-                                         lmb_quote(st.out, q, sizeof q));
-    }
+    if (st.out != NULL && dd_refusal(st.out, true, err, sizeof err) != NULL)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    /* The block buffer, as bw_mem refuses a buffer that does not fit: exit 1. */
+    if (lmb_memory_fits(st.bs, 1, err, sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "the block (bs=%" PRIu64 " bytes) %s",
+                                     st.bs, err);
 
     t = (struct lmb_timed){
         .init = dd_init,

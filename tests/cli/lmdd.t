@@ -99,6 +99,61 @@ failed_run lmdd "if= a file too short for count=: exit 1" "$CMD" -N 3 if="$T/dd.
 failed_run lmdd "if= an empty file: exit 1" "$CMD" -N 3 if="$T/empty"
 failed_run lmdd "of= in a missing directory: exit 1" "$CMD" -N 3 of="$T/no/such/out" count=1
 
+# --- special files: the same on both sides, never waited for (issue 15) --------------
+
+# A FIFO would block the open until a partner came: refused at once, in the same
+# words for if= and of= (timeout 10: a liveness bound, not a timing check).
+mkfifo "$T/fifo"
+for side in if of; do
+    run timeout 10 "$CMD" -N 3 "$side=$T/fifo" count=1
+    is "$RC" 1 "$side=FIFO: refused at once, exit 1 (124: it waited for a partner)"
+    like "$ERR" "^lmdd: .*failed: '$T/fifo' is a FIFO, not a regular file or a device\$" \
+        "$side=FIFO: says it is a FIFO, in the same words both sides"
+    run timeout 10 "$CMD" -N 3 "$side=$T" count=1
+    like "$ERR" "failed: '$T' is a directory, not a regular file or a device\$" \
+        "$side=DIR: refused, in the same words both sides"
+done
+if command -v python3 >/dev/null 2>&1 &&
+    python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/sock" 2>/dev/null; then
+    for side in if of; do
+        run timeout 10 "$CMD" -N 3 "$side=$T/sock" count=1
+        like "$ERR" "failed: '$T/sock' is a socket, not a regular file or a device\$" \
+            "$side=SOCKET: refused at once, in the same words both sides"
+    done
+else
+    skip "if=SOCKET: no python3 to make a Unix socket"
+    skip "of=SOCKET: no python3 to make a Unix socket"
+fi
+run "$CMD" -N 3 of=/dev/null bs=4k count=4 print=1
+one_line_like "$ERR" '^[0-9]+\.[0-9]{2} MB/sec$' "of=/dev/null: a character device that is ready: works"
+failed_run lmdd "of=/dev/full: the write fails, exit 1" "$CMD" -N 3 of=/dev/full count=1
+like "$ERR" "write '/dev/full': No space left on device" "of=/dev/full: says why, the path quoted"
+run "$CMD" -N 3 if=/dev/urandom bs=4k count=4 print=1
+one_line_like "$ERR" '^[0-9]+\.[0-9]{2} MB/sec$' "if=/dev/urandom with a count: works"
+
+# A label is the user's text: its control bytes never reach the terminal raw.
+esc=$(printf '\033')
+run "$CMD" -N 3 count=1 print=1 "label=x${esc}[31m: "
+ok $(printf '%s' "$ERR" | grep -q "$esc"; [ $? = 1 ]; echo $?) "label= with an escape: no raw ESC byte in the output"
+like "$ERR" '^x\\x1b\[31m: [0-9.]+ MB/sec$' "label= with an escape: shown as \\x1b"
+
+# --- the memory guard (issue 15): bs= beyond the memory cgroup's room ----------------
+
+. "$(dirname "$0")/lib-cgroup.sh"
+if memcg_make 256m; then
+    memcg_refused lmdd "bs=1g count=1 in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -N 1 bs=1g count=1
+    like "$ERR" 'the block \(bs=1073741824 bytes\) needs 1\.0 GiB of memory' \
+        "bs=1g in 256 MiB: the message names the block"
+    memcg_run "$CMD" -N 3 bs=1m count=4 print=1
+    one_line_like "$ERR" '^[0-9]+\.[0-9]{2} MB/sec$' "bs=1m in the same cgroup: runs"
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+    skip "memory cgroup: $MEMCG_WHY"
+    skip "memory cgroup: $MEMCG_WHY"
+fi
+
 # --- signals ---------------------------------------------------------------------------
 
 interrupted_running "of=FILE" "$CMD" -N 1000 --min-time 0.2 of="$T/sigout" bs=64k count=16
