@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* memsize: how many megabytes can be allocated and touched quickly.
  *
- * A child process maps the memory asked for (at most 90% of what this process
- * may still use: MemAvailable, the cgroup limits, RLIMIT_AS, so that the test
- * itself does not push the machine into swapping or the OOM killer) and
+ * A child process maps the memory asked for (at most the share the memory
+ * guard allows, three quarters of what this process may still use:
+ * MemAvailable, the cgroup limits, RLIMIT_AS, so that the test itself does not
+ * push the machine into swapping or the OOM killer) and
  * writes one byte in every page, 16 MB at a time, timing each step and
  * noting whether the system swapped meanwhile (pswpout of /proc/vmstat, the
  * child's major faults). A slow step (20 times the fastest and over 50 ms)
@@ -12,9 +13,14 @@
  * preemption and counts (lmb_touch_judge, src/lib/judge.c). The touching also
  * ends at the end of the memory or after 20 s of CPU time (120 s in all),
  * which a warning says; the parent reports the megabytes the child last
- * said count. If the child dies (the OOM killer), what it reported before
+ * said count. Before each step the child reads again what is available, and
+ * stops when what is left would fall under an eighth of what was there at the
+ * start (other processes took memory meanwhile), which a warning says. The
+ * child asks to be the OOM killer's first choice (oom_score_adj 1000), so that
+ * if memory runs out anyway only the probe dies; what it reported before
  * counts. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +46,12 @@
 #define WALL_BUDGET_NS 120000000000ULL
 /* Sent after the megabytes when a budget ended the touching early. */
 #define OUT_OF_TIME UINT32_MAX
+/* Sent when the memory available fell too low to go on. */
+#define OUT_OF_ROOM (UINT32_MAX - 1)
+/* The share of the memory available the probe may take: the memory guard's
+ * (lmb_memory_fits). */
+#define SHARE_NUM 3
+#define SHARE_DEN 4
 
 /* Pages the system has swapped out so far; *known false when it cannot tell. */
 static unsigned long long swapped_out(bool *known)
@@ -75,9 +87,24 @@ static uint64_t cpu_used(long *majflt)
            ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ULL;
 }
 
+/* Makes this process the OOM killer's first choice. */
+static void oom_first(void)
+{
+    int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+
+    if (fd >= 0) {
+        if (write(fd, "1000", 4) != 4) {
+            /* Not fatal: the other checks still keep the probe in bounds. */
+        }
+        close(fd);
+    }
+}
+
 /* In the child: touch, reporting on fd the megabytes that count each time
- * they grow. */
-static void toucher(const struct lmb_ctx *ctx, uint64_t bytes, int fd, pid_t parent)
+ * they grow; stop (OUT_OF_ROOM) when less than `reserve` bytes would be left
+ * after the next step. */
+static void toucher(const struct lmb_ctx *ctx, uint64_t bytes, uint64_t reserve, int fd,
+                    pid_t parent)
 {
     long page = sysconf(_SC_PAGESIZE);
     size_t nsteps = (size_t)((bytes + STEP_MB * MB - 1) / (STEP_MB * MB)), n = 0, counted = 0;
@@ -89,6 +116,7 @@ static void toucher(const struct lmb_ctx *ctx, uint64_t bytes, int fd, pid_t par
 
     if (lmb_cleanup_child(parent) != 0)
         _exit(1);
+    oom_first();
     steps = calloc(nsteps ? nsteps : 1, sizeof *steps);
     if (steps == NULL)
         _exit(1);
@@ -100,6 +128,13 @@ static void toucher(const struct lmb_ctx *ctx, uint64_t bytes, int fd, pid_t par
     cpu_start = cpu_used(&mf);
     for (uint64_t off = 0; off < bytes; off += STEP_MB * MB) {
         uint64_t end = off + STEP_MB * MB < bytes ? off + STEP_MB * MB : bytes;
+        uint64_t room = lmb_memory_unused(NULL);
+        if (room != UINT64_MAX && room < reserve + (end - off)) {
+            uint32_t m = OUT_OF_ROOM;
+            if (write(fd, &m, sizeof m) != (ssize_t)sizeof m)
+                _exit(1);
+            break;
+        }
         bool k0, k1;
         unsigned long long sw0 = swapped_out(&k0);
         long mf0, mf1;
@@ -146,7 +181,7 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
     int fds[2];
     pid_t pid;
     uint32_t mb, reached = 0;
-    bool out_of_time = false;
+    bool out_of_time = false, out_of_room = false;
     int st;
 
     if (argc > 1)
@@ -161,12 +196,12 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
         avail = lmb_physical_memory() / 2;
         what = "half the physical memory";
     }
-    limit = avail / 10 * 9 / MB;
+    limit = avail / SHARE_DEN * SHARE_NUM / MB;
     if (limit == 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "no memory available (%s)",
                                      what ? what : "?");
     if (want > limit) {
-        lmb_report_warn(&ctx->report, "%llu MB asked, but only %llu MB (90%% of what is "
+        lmb_report_warn(&ctx->report, "%llu MB asked, but only %llu MB (75%% of what is "
                         "available: %s) will be tried", (unsigned long long)want,
                         (unsigned long long)limit, what ? what : "?");
         want = limit;
@@ -184,7 +219,7 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
     }
     if (pid == 0) {
         close(fds[0]);
-        toucher(ctx, want * MB, fds[1], parent);
+        toucher(ctx, want * MB, avail / 8, fds[1], parent);
     }
     lmb_child_track(pid);
     close(fds[1]);
@@ -196,6 +231,8 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
             break;
         if (mb == OUT_OF_TIME)
             out_of_time = true;
+        else if (mb == OUT_OF_ROOM)
+            out_of_room = true;
         else
             reached = mb;
     }
@@ -214,6 +251,10 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_report_warn(&ctx->report, "the time budget (20 s of CPU time, 120 s in all) ran "
                         "out after %u MB of %llu: the figure is a lower bound", reached,
                         (unsigned long long)want);
+    if (out_of_room)
+        lmb_report_warn(&ctx->report, "stopped after %u MB of %llu: the memory available fell "
+                        "to an eighth of what it was at the start (other processes are using "
+                        "it): the figure is a lower bound", reached, (unsigned long long)want);
     if (WIFSIGNALED(st))
         lmb_report_warn(&ctx->report, "the touching process died of signal %d after %u MB",
                         WTERMSIG(st), reached);
@@ -229,7 +270,7 @@ const struct lmb_bench lmb_bench_memsize = {
     .category = LMB_CAT_CALIBRATION,
     .common = 0,
     .args = "[MB]",
-    .help = "Maps MB megabytes (2^20 bytes; default 4096, at most 90% of the available\n"
+    .help = "Maps MB megabytes (2^20 bytes; default 4096, at most 75% of the available\n"
             "memory) in a child process and writes every page, 16 MB at a time; stops at a\n"
             "step 20 times slower than the fastest during which the system swapped (a slow\n"
             "step without swapping was a preemption and counts), or after 20 s of CPU time\n"

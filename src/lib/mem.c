@@ -290,6 +290,20 @@ static uint64_t rlimit_room(void)
 
 uint64_t lmb_memory_available(const char **what)
 {
+    const char *name;
+    uint64_t best = lmb_memory_unused(&name), room = rlimit_room();
+
+    if (room < best) {
+        best = room;
+        name = "RLIMIT_AS";
+    }
+    if (what != NULL)
+        *what = name;
+    return best;
+}
+
+uint64_t lmb_memory_unused(const char **what)
+{
     uint64_t avail = meminfo_kb("MemAvailable"), room;
     uint64_t best = UINT64_MAX;
     const char *name = "unknown";
@@ -305,11 +319,6 @@ uint64_t lmb_memory_available(const char **what)
     if (room < best) {
         best = room;
         name = "the memory cgroup's limit";
-    }
-    room = rlimit_room();
-    if (room < best) {
-        best = room;
-        name = "RLIMIT_AS";
     }
     if (what != NULL)
         *what = name;

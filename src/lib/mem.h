@@ -70,6 +70,12 @@ const char *lmb_pages_name(enum lmb_pages kind);
  * UINT64_MAX when nothing says. */
 uint64_t lmb_memory_available(const char **what);
 
+/* The part of that which is memory still to be filled: the smallest of
+ * MemAvailable and the memory cgroups' room, without RLIMIT_AS (which bounds
+ * what may be mapped, not what may be touched). For a process watching the
+ * memory it touches in a mapping it already made. */
+uint64_t lmb_memory_unused(const char **what);
+
 /* Whether `bytes` times `copies` fit in 75% of lmb_memory_available() (the
  * rest is left to the system and the page cache); if not,
  * a message in err ("needs 20.0 GiB of memory; 18.3 GiB is available
