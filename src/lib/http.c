@@ -284,12 +284,13 @@ static void answer(struct lmb_server *s, int fd, const char *head, size_t headle
 {
     struct http_srv *h = s->state;
     struct job now = { .fd = fd, .file = file, .size = size };
-    int flags = fcntl(fd, F_GETFL), slot = -1;
+    int slot = -1;
 
     now.headlen = headlen < sizeof now.head ? headlen : sizeof now.head;
     memcpy(now.head, head, now.headlen);
-    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0 || job_push(&now) != 0 ||
-        h == NULL) {
+    /* The main loop gave the connection blocking, with no other status flag
+     * (accept4, then O_NONBLOCK cleared): one call makes it non-blocking. */
+    if (fcntl(fd, F_SETFL, O_NONBLOCK) != 0 || job_push(&now) != 0 || h == NULL) {
         if (file >= 0)
             close(file);
         return;   /* sent, failed, or nowhere to keep it: the caller closes fd */
