@@ -107,7 +107,8 @@ static int cache_main(struct lmb_ctx *ctx, int argc, char **argv)
         while (phys > 0 && maxlen > phys / 4)
             maxlen /= 2;
     }
-    if (lmb_memory_fits(maxlen, 1, err, sizeof err) != 0) {
+    /* The buffer and the chain's visit order (4 bytes an element). */
+    if (lmb_memory_fits(maxlen + maxlen / stride * 4, 1, err, sizeof err) != 0) {
         struct lmb_record rec;
         level_record(&rec, ctx, "memory", 0, "latency", LMB_UNIT_NS);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);

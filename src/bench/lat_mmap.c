@@ -14,7 +14,13 @@
  *
  * The file stays open; kept out of the timing: checking it, -C's copies,
  * opening it, reading the bytes to write back and, with -p -r, shuffling the
- * page order. */
+ * page order.
+ *
+ * Memory: the file's pages in a mapping are page cache the kernel can reclaim,
+ * but each copy's own arrays (the bytes written back, -p -r's page order) and
+ * the page tables of the pages it touches are not; they must fit in the
+ * memory the process may use (lmb_memory_fits, times -P), or the command is
+ * refused. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,6 +31,7 @@
 
 #include "lib/bench.h"
 #include "lib/files.h"
+#include "lib/mem.h"
 #include "lib/sizes.h"
 
 struct mmap_state {
@@ -35,6 +42,7 @@ struct mmap_state {
     bool random;        /* -r */
     char pathbuf[4200];
     const char *path;
+    char qpath[LMB_QUOTE_BUF];   /* path, quoted for messages */
     int fd;
     /* lmbench 3's pattern: */
     size_t ntouch, step;
@@ -54,7 +62,7 @@ static void run_touch(uint64_t n, void *s)
         volatile unsigned char *p =
             mmap(NULL, st->size, PROT_READ | PROT_WRITE, MAP_SHARED, st->fd, 0);
         if (p == MAP_FAILED)
-            lmb_abort_copy("mmap %s: %s", st->path, strerror(errno));
+            lmb_abort_copy("mmap '%s': %s", st->qpath, strerror(errno));
         for (size_t k = 0; k < st->ntouch; k++)
             p[k * st->step] = st->bytes[k];
         if (munmap((void *)p, st->size) != 0)
@@ -71,7 +79,7 @@ static void run_pages(uint64_t n, void *s)
     for (uint64_t i = 0; i < n; i++) {
         volatile char *p = mmap(NULL, st->size, PROT_READ, MAP_SHARED, st->fd, 0);
         if (p == MAP_FAILED)
-            lmb_abort_copy("mmap %s: %s", st->path, strerror(errno));
+            lmb_abort_copy("mmap '%s': %s", st->qpath, strerror(errno));
         if (st->order != NULL) {
             for (size_t k = 0; k < st->npages; k++)
                 sum += (unsigned char)p[st->order[k]];
@@ -128,7 +136,7 @@ static int read_touched(struct mmap_state *st, char *err, size_t errlen)
             r = pread(st->fd, &st->bytes[k], 1, (off_t)(k * st->step));
         } while (r < 0 && errno == EINTR);
         if (r != 1) {
-            snprintf(err, errlen, "read %s: %s", st->path, r < 0 ? strerror(errno) : "short");
+            snprintf(err, errlen, "read '%s': %s", st->qpath, r < 0 ? strerror(errno) : "short");
             return -1;
         }
     }
@@ -142,13 +150,14 @@ static int mmap_init(void *s, char *err, size_t errlen)
     st->order = NULL;
     st->bytes = NULL;
     st->path = lmb_input_take(st->in, st->pathbuf, sizeof st->pathbuf);
+    lmb_quote(st->path, st->qpath, sizeof st->qpath);
     st->fd = open(st->path, (st->pages ? O_RDONLY : O_RDWR) | O_CLOEXEC);
     if (st->fd < 0) {
         if (!st->pages && (errno == EACCES || errno == EROFS || errno == EPERM))
-            snprintf(err, errlen, "open %s for writing: %s (lat_mmap writes to its mapping, "
-                     "as lmbench 3's; -p only reads)", st->path, strerror(errno));
+            snprintf(err, errlen, "open '%s' for writing: %s (lat_mmap writes to its mapping, "
+                     "as lmbench 3's; -p only reads)", st->qpath, strerror(errno));
         else
-            snprintf(err, errlen, "open %s: %s", st->path, strerror(errno));
+            snprintf(err, errlen, "open '%s': %s", st->qpath, strerror(errno));
         return -1;
     }
     if (st->pages) {
@@ -218,11 +227,23 @@ static int lat_mmap_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
                                      "%llu bytes cannot be mapped in this address space",
                                      (unsigned long long)size);
+    st.pagesize = (size_t)sysconf(_SC_PAGESIZE);
+    /* What each copy holds that the kernel cannot reclaim: its arrays and the
+     * page tables of what it touches (8 bytes a page, in tables of 2 MiB):
+     * every page with -p; lmbench 3's pattern writes every 16 KiB over a tenth
+     * (with -r every 160 KiB over all of it, so every table is made). */
+    uint64_t pages = (size + st.pagesize - 1) / st.pagesize, need;
+    if (st.pages)
+        need = pages * 8 + (st.random ? pages * sizeof(size_t) : 0);
+    else
+        need = (uint64_t)st.ntouch + (st.random ? pages : pages / 10 + 512) * 8;
+    if (lmb_check_input(argv[1], size, false, NULL, err, sizeof err) != 0 ||
+        lmb_memory_fits(need, ctx->opt.parallel, err, sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     if (lmb_input_prepare(&in, argv[1], size, lmb_opt_given(ctx, 'C'), size, ctx->opt.parallel,
                           NULL, err, sizeof err) != 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     st.size = (size_t)size;
-    st.pagesize = (size_t)sysconf(_SC_PAGESIZE);
     t = (struct lmb_timed){
         .init = mmap_init,
         .run = st.pages ? run_pages : run_touch,

@@ -128,7 +128,8 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "-L: a divisor of the page size (%zu)", page);
     line = (size_t)v;
     max_pages = span / page;
-    if (lmb_memory_fits(max_pages * page, 1, err, sizeof err) != 0) {
+    /* The pages and the layout's offsets (one a page). */
+    if (lmb_memory_fits(max_pages * (page + sizeof(size_t)), 1, err, sizeof err) != 0) {
         struct lmb_record rec;
         tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);

@@ -14,10 +14,12 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "lib/bench.h"
 #include "lib/cleanup.h"
+#include "lib/mem.h"
 #include "lib/sizes.h"
 #include "lib/text.h"
 
@@ -164,6 +166,19 @@ int lmb_clones_make(const char *path, uint64_t bytes, unsigned count, char *dir,
     in = open(path, O_RDONLY | O_CLOEXEC);
     if (in < 0) {
         snprintf(err, errlen, "cannot open '%s': %s", lmb_quote(path, q, sizeof q), strerror(errno));
+        lmb_tmpdir_remove(dir);
+        return -1;
+    }
+    /* On tmpfs or ramfs the copies are memory that cannot be reclaimed (without
+     * swap): the memory guard decides, not the OOM killer. */
+    struct statfs fs;
+    if (statfs(dir, &fs) == 0 && ((unsigned long)fs.f_type == 0x01021994ul /* tmpfs */ ||
+                                  (unsigned long)fs.f_type == 0x858458f6ul /* ramfs */) &&
+        lmb_memory_fits(bytes, count, q, sizeof q) != 0) {
+        char qp[LMB_QUOTE_BUF];
+        snprintf(err, errlen, "-C: %u copies of '%s' in memory (tmpfs or ramfs): %s", count,
+                 lmb_quote(path, qp, sizeof qp), q);
+        close(in);
         lmb_tmpdir_remove(dir);
         return -1;
     }
@@ -333,6 +348,12 @@ int lmb_file_bw_main(struct lmb_ctx *ctx, int argc, char **argv, const char *mod
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
                                      "%llu bytes cannot be mapped in this address space",
                                      (unsigned long long)size);
+    /* A mapping read through holds a page-table entry (8 bytes) a page that the
+     * kernel cannot reclaim while it is mapped: per copy, under the guard. */
+    if (mapped && lmb_check_input(argv[2], size, false, NULL, err, sizeof err) == 0 &&
+        lmb_memory_fits((size / (uint64_t)sysconf(_SC_PAGESIZE) + 1) * 8, ctx->opt.parallel, err,
+                        sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     if (lmb_input_prepare(&in, argv[2], size, lmb_opt_given(ctx, 'C'), size, ctx->opt.parallel,
                           NULL, err, sizeof err) != 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);

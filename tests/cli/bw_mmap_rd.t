@@ -84,6 +84,21 @@ fi
 
 # --- signals --------------------------------------------------------------------------
 
+# The memory guard (issue 15): 64 copies each reading a 4 GiB mapping hold
+# 8 MiB of page tables each, which the kernel cannot reclaim while mapped: in
+# a 256 MiB memory cgroup, refused at once, never left to the OOM killer.
+. "$(dirname "$0")/lib-cgroup.sh"
+if ! truncate -s 4g "$T/sparse" 2>/dev/null; then
+    skip "memory cgroup: no sparse file here"
+elif memcg_make 256m; then
+    memcg_refused bw_mmap_rd "-P 64 of a 4 GiB mapping in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -P 64 -N 1 4g mmap_only "$T/sparse"
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+fi
+rm -f "$T/sparse"
+
 interrupted bw_mmap_rd "$T/d" "-C -P 2" "$CMD" -C -P 2 -N 1000 --min-time 0.2 512k open2close "$T/d/data"
 
 done_testing

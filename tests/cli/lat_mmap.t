@@ -86,6 +86,29 @@ like "$ERR" 'fewer than the 3145728' "larger than the file: says so"
 failed_run lat_mmap "5g on a small file: exit 1" "$CMD" -N 3 5g "$T/data"
 like "$ERR" 'fewer than the 5368709120|5368709120 bytes cannot be mapped in this address space' "5g: the size is 64-bit"
 
+# --- the memory guard (issue 15) ----------------------------------------------------
+
+# Each copy's own memory: -p -r's page order and the page tables of a 4 GiB
+# sparse file, 64 copies (1 GiB), and -C's copies of a file on tmpfs (memory),
+# in a 256 MiB memory cgroup: refused at once, never left to the OOM killer.
+. "$(dirname "$0")/lib-cgroup.sh"
+if ! truncate -s 4g "$T/sparse" 2>/dev/null; then
+    skip "memory cgroup: no sparse file here"
+    skip "memory cgroup: no sparse file here"
+elif memcg_make 256m; then
+    memcg_refused lat_mmap "-p -r -P 64 4g in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -p -r -P 64 -N 1 4g "$T/sparse"
+    mkdir "$T/tm"
+    memcg_refused lat_mmap "-C -P 4 of a 100 MiB file on tmpfs in a 256 MiB cgroup: refused at once, no OOM kill" \
+        unshare -m sh -c 'mount -t tmpfs -o size=1g lmb-test "$1" && head -c 100m /dev/zero >"$1/f" &&
+            exec "$2" -C -P 4 -N 1 100m "$1/f"' sh "$T/tm" "$CMD"
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+    skip "memory cgroup: $MEMCG_WHY"
+fi
+rm -f "$T/sparse"
+
 interrupted lat_mmap "$T/d" "-C -P 2" "$CMD" -C -P 2 -N 1000 --min-time 0.2 1m "$T/d/data"
 
 done_testing
