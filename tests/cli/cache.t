@@ -42,6 +42,18 @@ else
     skip "--json: jq missing or built without jansson"
 fi
 
+# The memory guard counts the chain's visit order (4 bytes an element: half
+# the buffer with -L 8) with the buffer (issue 15): -M 160m needs 240 MiB, in a
+# 256 MiB memory cgroup refused at once, never left to the OOM killer.
+. "$(dirname "$0")/lib-cgroup.sh"
+if memcg_make 256m; then
+    memcg_refused cache "-L 8 -M 160m in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -L 8 -M 160m -N 1
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+fi
+
 usage_error cache "$CMD" extra
 usage_error cache "$CMD" -L 10
 usage_error cache "$CMD" -L 0
