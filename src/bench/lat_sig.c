@@ -301,7 +301,7 @@ static int catch_main(struct lmb_ctx *ctx, struct lmb_timed *t, struct lmb_recor
     t->run = run_catch;
     if (kill0_ns >= 0) {
         lmb_measure(ctx, t, &raw);
-    } else {
+    } else if (!lmb_out_of_time(ctx, &raw)) {
         memset(&raw, 0, sizeof raw);
         lmb_result_set_status(&raw, LMB_FAILED, "not measured: kill(self, 0) could not be");
     }
@@ -347,7 +347,7 @@ static int prot_main(struct lmb_ctx *ctx, struct lmb_timed *t, struct lmb_record
     lmb_measure(ctx, t, &raw);
     if (h > 0) {
         lmb_result_values(&handler, &h, 1, &sig);
-    } else {
+    } else if (!lmb_out_of_time(ctx, &handler)) {
         memset(&handler, 0, sizeof handler);
         lmb_result_set_status(&handler, LMB_FAILED, "%s",
                               kill0.status != LMB_OK ? kill0.reason
@@ -356,9 +356,11 @@ static int prot_main(struct lmb_ctx *ctx, struct lmb_timed *t, struct lmb_record
                                 "kill(self, 0)");
     }
     if (handler.status != LMB_OK) {
-        memset(&fault, 0, sizeof fault);
-        lmb_result_set_status(&fault, LMB_FAILED, "not measured: the signal handler overhead "
-                              "could not be");
+        if (!lmb_out_of_time(ctx, &fault)) {
+            memset(&fault, 0, sizeof fault);
+            lmb_result_set_status(&fault, LMB_FAILED, "not measured: the signal handler "
+                                  "overhead could not be");
+        }
     } else if (lmb_result_derive(&fault, &raw, NULL, identity, NULL) == 0) {
         lmb_result_subtract(&fault, h, "a protection fault and its handler",
                             "the signal handler overhead",

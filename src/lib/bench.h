@@ -82,7 +82,10 @@ struct lmb_common {
     unsigned repetitions;    /* -N */
     bool json;               /* --json */
     bool threads;            /* --threads: partners are threads, not processes */
-    double timeout_s;        /* --timeout: per measurement; 0 = none */
+    double timeout_s;        /* --timeout as given (LMB_DEFAULT_TIMEOUT_S when not); 0 = none */
+    double deadline_s;       /* --timeout given: when the whole command's time runs out, in
+                                seconds of ctx->clock (CLOCK_MONOTONIC); 0 = no such bound
+                                (lib/deadline.h) */
     double min_time_s;       /* --min-time: overrides ENOUGH when > 0 */
     const char *cpus;        /* --cpus, as given */
     unsigned launches;       /* --launches K: fresh processes that measure (1: this one) */
@@ -91,6 +94,7 @@ struct lmb_common {
 };
 
 #define LMB_DEFAULT_REPETITIONS 11
+/* The internal bound of one measurement; --timeout SEC bounds the whole command. */
 #define LMB_DEFAULT_TIMEOUT_S 300.0
 #define LMB_MAX_PARALLEL 1024
 #define LMB_MAX_REPETITIONS 1000
@@ -190,6 +194,17 @@ void lmb_copy_fact_str(const char *key, const char *v);
 /* In a copy: its number (0-based) and how many copies run. */
 unsigned lmb_copy_index(void);
 unsigned lmb_copy_count(void);
+
+/* Seconds left before the command's --timeout runs out (0 when it has);
+ * INFINITY when no --timeout was given. For waits and loops a benchmark runs
+ * itself, outside lmb_measure, which keeps to the deadline on its own. */
+double lmb_time_left(const struct lmb_ctx *ctx);
+
+/* Whether the command's --timeout has run out; then res, when not NULL, is
+ * set to status timeout with the reason "not measured: the command's
+ * --timeout of S s had run out", for a step (a sweep point, a round) that is
+ * not started. */
+bool lmb_out_of_time(const struct lmb_ctx *ctx, struct lmb_result *res);
 
 /* Reports rec as not measured: status s (LMB_FAILED, LMB_SKIPPED ...) with the
  * reason, for a benchmark that fails before it measures (a file that cannot be

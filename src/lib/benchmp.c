@@ -751,7 +751,7 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
     double start = now_s(clk), deadline = 0;
     uint64_t origin = lmb_now(clk);
     sigset_t chld, old;
-    bool timed_out = false;
+    bool timed_out = false, by_command = false;
     int culprit;
 
     memset(res, 0, sizeof *res);
@@ -761,6 +761,13 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
     res->policy = lmb_sched_policy_name(ctx->sched.policy);
     if (K > MAX_PARTNERS) {
         lmb_result_set_status(res, LMB_FAILED, "%u partners asked; at most %d", K, MAX_PARTNERS);
+        return;
+    }
+    /* The command's --timeout has run out: not started. */
+    if (ctx->opt.deadline_s > 0 && start >= ctx->opt.deadline_s) {
+        lmb_result_set_status(res, LMB_TIMEOUT,
+                              "not measured: the command's --timeout of %g s had run out",
+                              ctx->opt.timeout_s);
         return;
     }
     res->cpu_assigned = malloc(P * sizeof *res->cpu_assigned);
@@ -805,9 +812,15 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
     l.sh->phase = ctx->opt.warmup_us > 0 ? PH_WARMUP : PH_CALIBRATE;
     l.sh->iters = 1;
 
-    /* The timeout bounds everything, warm-up included. */
-    if (ctx->opt.timeout_s > 0)
+    /* The timeout bounds everything, warm-up included: the command's
+     * --timeout when it was given, else the internal bound of one
+     * measurement (timeout_s, LMB_DEFAULT_TIMEOUT_S). */
+    if (ctx->opt.deadline_s > 0) {
+        deadline = ctx->opt.deadline_s;
+        by_command = true;
+    } else if (ctx->opt.timeout_s > 0) {
         deadline = start + ctx->opt.timeout_s;
+    }
 
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
@@ -854,8 +867,13 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
     note_crowding(res, &ctx->sched, P);
 
     if (timed_out) {
-        lmb_result_set_status(res, LMB_TIMEOUT, "no result within --timeout %g s; copies killed",
-                              ctx->opt.timeout_s);
+        if (by_command)
+            lmb_result_set_status(res, LMB_TIMEOUT, "the command's --timeout of %g s ran out "
+                                  "before the result; copies killed", ctx->opt.timeout_s);
+        else
+            lmb_result_set_status(res, LMB_TIMEOUT, "no result within %g s (the bound of one "
+                                  "measurement without --timeout); copies killed",
+                                  ctx->opt.timeout_s);
         goto out;
     }
     if (culprit >= 0) {

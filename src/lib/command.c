@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "lib/deadline.h"
 #include "lib/launch.h"
 #include "lib/sizes.h"
 
@@ -81,7 +83,8 @@ static const struct common_opt common_opts[] = {
       "run the partner ends as threads of each copy, not processes" },
     { O_CPUS, 0, "cpus", "LIST", 0, "run on these CPUs only (e.g. 0,2-3)" },
     { O_TIMEOUT, 0, "timeout", "SEC",
-      0, "give up on a measurement after SEC seconds (default 300; 0: never)" },
+      0, "end the whole command within SEC seconds (+2 s at most); what is not measured by "
+         "then is reported as timed out (default: 300 s per measurement; 0: never)" },
     { O_MINTIME, 0, "min-time", "SEC", 0,
       "make each timed interval last at least SEC seconds (overrides ENOUGH)" },
     { O_LAUNCHES, 0, "launches", "K", 0,
@@ -102,6 +105,7 @@ static bool applies(const struct lmb_bench *b, const struct common_opt *o)
 /* What parsing found besides the settings. */
 struct parsed {
     bool help, list;
+    bool timeout;           /* --timeout given */
     int npos;
     char **pos;
     bool *launches_arg;     /* per argv index: part of a --launches option */
@@ -141,6 +145,7 @@ static int set_common(struct lmb_ctx *ctx, struct parsed *p, const struct common
     case O_TIMEOUT:
         if (lmb_parse_nonneg_double(v, &ctx->opt.timeout_s, why, sizeof why) != 0)
             goto bad;
+        p->timeout = true;
         return 0;
     case O_MINTIME:
         if (lmb_parse_nonneg_double(v, &ctx->opt.min_time_s, why, sizeof why) != 0)
@@ -531,7 +536,13 @@ static int launches_start(struct lmb_ctx *ctx, struct launching *lw, const struc
         if (!p->launches_arg[i])
             args[nargs++] = argv[i];
     lmb_launcher_init(&lw->L, ctx->prog, ctx->opt.launches, messages);
+    /* The launches share this command's deadline (they are given the same
+     * --timeout too, which alone would give each its own). */
+    if (lmb_deadline_export(ctx->opt.deadline_s) != 0 && messages)
+        fprintf(messages, "%s: cannot pass the deadline to the launches: %s\n", ctx->prog,
+                strerror(errno));
     rc = lmb_launcher_run(&lw->L, ctx->bench->name, args, nargs, &lw->pool);
+    (void)lmb_deadline_export(0);
     free(args);
     if (rc != 0)
         return rc;
@@ -575,9 +586,57 @@ static void launches_end(struct lmb_ctx *ctx, struct launching *lw, FILE *messag
     lw->on = false;
 }
 
+/* The deadline of --timeout SEC: this command's start + SEC, or the
+ * launching command's when it comes first (an earlier launch of
+ * --launches); 0 when there is none. */
+static double command_deadline(const struct lmb_ctx *ctx, const struct parsed *p, double started)
+{
+    double d = 0, inherited = ctx->opt.launch > 0 ? lmb_deadline_inherited() : 0;
+
+    if (p->timeout && ctx->opt.timeout_s > 0)
+        d = started + ctx->opt.timeout_s;
+    if (inherited > 0 && (d == 0 || inherited < d))
+        d = inherited;
+    return d;
+}
+
+/* After the backstop fired: one timeout record for what was not finished. */
+static int stopped_by_backstop(struct lmb_ctx *ctx)
+{
+    struct lmb_record r;
+
+    lmb_record_init(&r, ctx->bench->name, "", LMB_UNIT_US);
+    return lmb_report_unmeasured(ctx, &r, LMB_TIMEOUT,
+                                 "stopped: the command's --timeout of %g s ran out (and %g s "
+                                 "more) while it measured; what it had not reported is lost",
+                                 ctx->opt.timeout_s, LMB_BACKSTOP_GRACE_S);
+}
+
+/* The launches and the benchmark's main, within the backstop of --timeout
+ * (deadline.h) when it was given. */
+static int run_bounded(struct lmb_ctx *ctx, struct launching *lw, const struct parsed *p,
+                       int argc, char **argv, FILE *messages)
+{
+    sigjmp_buf jb;
+    int rc;
+
+    if (ctx->opt.deadline_s > 0) {
+        if (sigsetjmp(jb, 1) != 0)
+            return stopped_by_backstop(ctx);
+        lmb_backstop_arm(&jb, ctx->opt.deadline_s,
+                         "lmbench: --timeout ran out and the command did not end; stopped\n");
+    }
+    rc = ctx->opt.launches > 1 ? launches_start(ctx, lw, p, argc, argv, messages) : LMB_EXIT_OK;
+    if (rc == LMB_EXIT_OK)
+        rc = ctx->bench->main(ctx, p->npos, p->pos);
+    lmb_backstop_leave();
+    return rc;
+}
+
 int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char **argv,
                     const struct lmb_streams *io)
 {
+    double started = lmb_mono_s();
     struct launching lw = { .on = false };
     struct lmb_ctx *ctx;
     struct lmb_streams use = *io;
@@ -647,6 +706,7 @@ int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char 
         goto done;
     }
     lmb_clock_system(&ctx->clock);
+    ctx->opt.deadline_s = command_deadline(ctx, &p, started);
     enough = getenv("ENOUGH");
     if (lmb_interval_ns(&ctx->clock, ctx->opt.min_time_s, enough, &ctx->interval_ns, err,
                         sizeof err) != 0) {
@@ -665,11 +725,7 @@ int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char 
         lmb_record_init(&r, b->name, "", LMB_UNIT_US);
         rc = lmb_report_unmeasured(ctx, &r, LMB_SKIPPED, "%s", why_not);
     } else {
-        rc = ctx->opt.launches > 1
-                 ? launches_start(ctx, &lw, &p, argc, argv, io->messages)
-                 : LMB_EXIT_OK;
-        if (rc == LMB_EXIT_OK)
-            rc = b->main(ctx, p.npos, p.pos);
+        rc = run_bounded(ctx, &lw, &p, argc, argv, io->messages);
         launches_end(ctx, &lw, io->messages);
     }
     if (rc == LMB_EXIT_OK) {
@@ -685,6 +741,7 @@ int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char 
             rc = lmb_report_exit_status(&ctx->report);
     }
     rc = check_streams(ctx, &use, rc, ctx->report.write_errno);
+    lmb_backstop_disarm();
     lmb_report_close(&ctx->report);
     free(p.pos);
     free(p.launches_arg);

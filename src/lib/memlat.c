@@ -382,6 +382,10 @@ static bool parallelism_once(struct lmb_ctx *ctx, size_t ws, size_t stride,
     memset(res, 0, sizeof *res);
     memset(one, 0, sizeof one);
     *chains = 1;
+    /* Laying the chain of a large working set takes a while: not once the
+     * command's --timeout has run out. */
+    if (lmb_out_of_time(ctx, res))
+        return false;
     /* The chain is laid once, here, and every measurement follows it. */
     if (lmb_memlat_share(&sh, ws, stride, 0, err, sizeof err) != 0) {
         lmb_result_set_status(res, LMB_FAILED, "%s", err);

@@ -634,10 +634,14 @@ const char *lmb_net_ends(const struct lmb_ctx *ctx, const int *cpu_assigned, uns
 
 double lmb_net_timeout(const struct lmb_ctx *ctx)
 {
-    double t = LMB_NET_CONNECT_TIMEOUT;
+    double t = LMB_NET_CONNECT_TIMEOUT, left = lmb_time_left(ctx);
 
     if (ctx->opt.timeout_s > 0 && ctx->opt.timeout_s < t)
         t = ctx->opt.timeout_s;
+    /* Within what is left of the command's --timeout (a wait of 0 would be
+     * none at all). */
+    if (left < t)
+        t = left > 0.001 ? left : 0.001;
     return t;
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -275,11 +276,49 @@ static void test_timeout(void **state)
     ctx.opt.timeout_s = 0.3;
     lmb_measure(&ctx, &t, &res);
     assert_int_equal(res.status, LMB_TIMEOUT);
-    assert_non_null(strstr(res.reason, "--timeout 0.3 s"));
+    assert_non_null(strstr(res.reason, "no result within 0.3 s"));
     assert_true(now_ns() - t0 < 3000000000ULL);
     assert_int_equal(res.n, 0);
     lmb_result_free(&res);
     assert_no_children();
+}
+
+/* The command's --timeout (deadline_s): a measurement running at the deadline
+ * is stopped there whatever its own bound; one that would start after it is
+ * not started. */
+static void test_command_deadline(void **state)
+{
+    struct lmb_ctx ctx;
+    struct fake f = { .ns_per_iter = 1000000000ULL, .abort_copy = -1 };
+    struct lmb_timed t = timed(&f, LMB_METRIC_LATENCY);
+    struct lmb_result res;
+    uint64_t t0 = now_ns();
+
+    (void)state;
+    make_ctx(&ctx, 2, 3, 5000000);
+    ctx.opt.timeout_s = 0.3;
+    ctx.opt.deadline_s = (double)lmb_now(&ctx.clock) / 1e9 + 0.3;
+    lmb_measure(&ctx, &t, &res);
+    assert_int_equal(res.status, LMB_TIMEOUT);
+    assert_non_null(strstr(res.reason, "the command's --timeout of 0.3 s ran out"));
+    assert_true(now_ns() - t0 < 3000000000ULL);
+    lmb_result_free(&res);
+    assert_no_children();
+
+    t0 = now_ns();
+    lmb_measure(&ctx, &t, &res);
+    assert_int_equal(res.status, LMB_TIMEOUT);
+    assert_string_equal(res.reason, "not measured: the command's --timeout of 0.3 s had run out");
+    assert_true(now_ns() - t0 < 100000000ULL);
+    assert_int_equal(res.n, 0);
+    assert_true(lmb_out_of_time(&ctx, NULL));
+    assert_true(lmb_time_left(&ctx) == 0);
+    lmb_result_free(&res);
+    assert_no_children();
+
+    ctx.opt.deadline_s = 0;
+    assert_false(lmb_out_of_time(&ctx, NULL));
+    assert_true(isinf(lmb_time_left(&ctx)));
 }
 
 /* --- calibration ------------------------------------------------------------------ */
@@ -543,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_abort_reason_and_copy),
         cmocka_unit_test(test_init_failure),
         cmocka_unit_test(test_timeout),
+        cmocka_unit_test(test_command_deadline),
         cmocka_unit_test(test_calibration_gives_up_warns),
         cmocka_unit_test(test_too_fast),
         cmocka_unit_test(test_warmup_spent),
