@@ -31,11 +31,16 @@
 
 #include "lib/bench.h"
 #include "lib/files.h"
+#include "lib/mem.h"
 
 /* The most pages a pass reads: the most one-page mappings made. */
 #define MAX_PAGES 32768u
 /* Mappings left to the rest of the process under the kernel's limit. */
 #define MAP_RESERVE 1024u
+/* What one one-page mapping costs the kernel, memory it cannot reclaim while
+ * the mapping lives: its mapping record (about 200 bytes) and page-table
+ * entry, rounded up. */
+#define MAP_COST 256u
 
 struct fault_state {
     struct lmb_input *in;
@@ -250,6 +255,12 @@ static int lat_pagefault_main(struct lmb_ctx *ctx, int argc, char **argv)
         limit = MAX_PAGES;
     st.npages = st.filepages < limit ? st.filepages : limit;
     lmb_record_param_int(&rec, "pages", (long long)st.npages);
+    /* The file's pages are page cache, reclaimable; each copy's mappings are
+     * not: the memory guard decides (times -P), not the OOM killer. */
+    if (lmb_memory_fits((uint64_t)st.npages * MAP_COST, ctx->opt.parallel, err, sizeof err) != 0) {
+        lmb_input_release(&in);
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    }
     t = (struct lmb_timed){
         .init = fault_init,
         .run = run_faults,

@@ -71,6 +71,22 @@ run "$CMD" -N 3 "$T/gone${esc}[31m"
 is "$RC" 1 "a missing name with an escape: exit 1"
 ok $(printf '%s' "$ERR" | grep -q "$esc"; [ $? = 1 ]; echo $?) "a missing name with an escape: no raw ESC byte in the message"
 
+# The memory guard (issue 15): each copy's 32768 one-page mappings cost the
+# kernel memory it cannot reclaim (a mapping record and a page-table entry
+# each); 64 copies in a 256 MiB memory cgroup are refused at once (today: the
+# OOM killer).
+. "$(dirname "$0")/lib-cgroup.sh"
+if ! truncate -s 128m "$T/sparse" 2>/dev/null; then
+    skip "memory cgroup: no sparse file here"
+elif memcg_make 256m; then
+    memcg_refused lat_pagefault "-P 64 of a 128 MiB file in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -P 64 -N 1 "$T/sparse"
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+fi
+rm -f "$T/sparse"
+
 interrupted lat_pagefault "$T/d" "-C -P 2" "$CMD" -C -P 2 -N 1000 --min-time 0.2 "$T/d/data"
 
 done_testing
