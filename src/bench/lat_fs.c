@@ -287,9 +287,11 @@ static void one_size(struct lmb_ctx *ctx, struct fs_state *st, uint64_t size)
         lmb_record_param_int(&crec, "files", (long long)cres.iters);
     crec.classic_y = (double)cres.iters;
     if (cres.status != LMB_OK) {
-        memset(&dres, 0, sizeof dres);
-        lmb_result_set_status(&dres, LMB_FAILED, "not measured: the creates were not (%s)",
-                              lmb_status_name(cres.status));
+        if (!lmb_out_of_time(ctx, &dres)) {
+            memset(&dres, 0, sizeof dres);
+            lmb_result_set_status(&dres, LMB_FAILED, "not measured: the creates were not (%s)",
+                                  lmb_status_name(cres.status));
+        }
         lmb_report_add_pair(&ctx->report, &crec, &cres, &drec, &dres);
         return;
     }

@@ -307,7 +307,7 @@ else
     skip "1024t --json: jq missing or built without jansson"
 fi
 
-# --- timeout: each point has its own -------------------------------------------------------
+# --- timeout: the point running is stopped, the next one not started --------------------
 
 tag=$(new_tag)
 run env LMB_TEST_TAG="$tag" "$CMD" -N 1000 --min-time 0.5 --timeout 0.2 1k 64
