@@ -253,7 +253,7 @@ static int lat_ctx_main(struct lmb_ctx *ctx, int argc, char **argv)
     rec.classic_x = (double)kb;
     /* The figure shown and subtracted is the smallest overhead sample. */
     rec.headline = LMB_HEAD_MIN;
-    if (lmb_memory_fits(st.size * most, ctx->opt.parallel, err, sizeof err) != 0)
+    if (lmb_memory_fits((uint64_t)st.size * most, ctx->opt.parallel, err, sizeof err) != 0)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     {
         struct lmb_timed t = {
