@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #include "lib/bench.h"
+#include "lib/mem.h"
 #include "lib/net.h"
+#include "lib/transfer.h"
 
 #define MSG_MAX (64u << 20)
 #define READ_MAX (1u << 20)        /* the server's largest read */
@@ -194,10 +196,10 @@ static void local_after(void *p, bool threads)
     st->peer = -1;
 }
 
-static void client_run(uint64_t n, void *p)
+/* One batch: the count, the bytes, the acknowledgement. */
+static void send_batch(struct bw_state *st, uint64_t total)
 {
-    struct bw_state *st = p;
-    uint64_t total = n * st->move, left = total;
+    uint64_t left = total;
     uint8_t hdr[8];
     char ack;
     int rc;
@@ -225,6 +227,21 @@ static void client_run(uint64_t n, void *p)
     }
 }
 
+/* n iterations, in one batch unless it would announce more than BATCH_MAX
+ * bytes (or overflow the count): then in batches of as many whole iterations
+ * as fit. */
+static void client_run(uint64_t n, void *p)
+{
+    struct bw_state *st = p;
+    uint64_t per = BATCH_MAX / st->move;
+
+    while (n > 0) {
+        uint64_t k = n < per ? n : per;
+        send_batch(st, k * st->move);
+        n -= k;
+    }
+}
+
 static void client_cleanup(void *p)
 {
     struct bw_state *st = p;
@@ -246,6 +263,7 @@ static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
     const char *host;
     uint64_t msg = DEFAULT_MSG, move = 0;
     bool local;
+    char why[300];
     int rc;
 
     if ((rc = lmb_net_client_start(ctx, argc, argv, &cmd, SOCK_STREAM, &local, &host, &st.addr)) >= 0)
@@ -255,6 +273,9 @@ static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
         return rc;
     /* Whole messages; by default at least 64k. */
     move = ((move ? move : MIN_DEFAULT_MOVE) + msg - 1) / msg * msg;
+    if (lmb_transfer_check(ctx, 'M', lmb_opt_given(ctx, 'M') ? lmb_opt_arg(ctx, 'M') : "64k",
+                           move, why, sizeof why) != 0)
+        return lmb_usage_error(ctx, "%s", why);
     st.msg = (uint32_t)msg;
     st.move = move;
     st.timeout_s = lmb_net_timeout(ctx);
@@ -264,6 +285,10 @@ static int bw_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
     rec.classic_x = (double)msg;
     lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
     lmb_record_param_int(&rec, "move_bytes", (long long)move);
+    /* The client's message, and with -l its partner's reads (at most 1 MB). */
+    if (lmb_memory_fits(msg + (local ? (msg < READ_MAX ? msg : READ_MAX) : 0), ctx->opt.parallel,
+                        why, sizeof why) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", why);
     if (!local && lmb_net_probe(ctx, &rec, &st.addr, SOCK_STREAM, LMB_NB_BW_TCP, &rep) != 0)
         return LMB_EXIT_OK;
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "lib/bench.h"
+#include "lib/mem.h"
 #include "lib/net.h"
 
 #define MSG_MAX (1u << 20)
@@ -198,6 +199,7 @@ static int lat_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
     const char *host;
     uint64_t msg = 1;
     bool local;
+    char why[200];
     int rc;
 
     if ((rc = lmb_net_client_start(ctx, argc, argv, &cmd, SOCK_STREAM, &local, &host, &st.addr)) >= 0)
@@ -211,6 +213,9 @@ static int lat_tcp_main(struct lmb_ctx *ctx, int argc, char **argv)
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "TCP latency using %s", host);
     lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
+    /* The client's message, and with -l its partner's. */
+    if (lmb_memory_fits(local ? 2 * msg : msg, ctx->opt.parallel, why, sizeof why) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", why);
     if (!local && lmb_net_probe(ctx, &rec, &st.addr, SOCK_STREAM, LMB_NB_LAT_TCP, &rep) != 0)
         return LMB_EXIT_OK;
 

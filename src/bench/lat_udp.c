@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib/bench.h"
+#include "lib/mem.h"
 #include "lib/net.h"
 
 #define MSG_MIN 4u
@@ -227,6 +228,7 @@ static int lat_udp_main(struct lmb_ctx *ctx, int argc, char **argv)
     const char *host;
     uint64_t msg = MSG_MIN;
     bool local;
+    char why[200];
     int rc;
 
     if ((rc = lmb_net_client_start(ctx, argc, argv, &cmd, SOCK_DGRAM, &local, &host, &st.addr)) >= 0)
@@ -240,6 +242,9 @@ static int lat_udp_main(struct lmb_ctx *ctx, int argc, char **argv)
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "UDP latency using %s", host);
     lmb_record_param_int(&rec, "msg_bytes", (long long)msg);
+    /* The client's datagram and the one it receives, and with -l its partner's. */
+    if (lmb_memory_fits((local ? 3 : 2) * (msg + 1), ctx->opt.parallel, why, sizeof why) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", why);
     if (!local && lmb_net_probe(ctx, &rec, &st.addr, SOCK_DGRAM, LMB_NB_LAT_UDP, &rep) != 0)
         return LMB_EXIT_OK;
 

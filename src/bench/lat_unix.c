@@ -14,6 +14,7 @@
 
 #include "lib/bench.h"
 #include "lib/exchange.h"
+#include "lib/mem.h"
 #include "lib/sizes.h"
 
 #define MAX_MSG (64ULL << 20)
@@ -53,12 +54,15 @@ static int lat_unix_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (argc > 0)
         return lmb_usage_error(ctx, "no operands expected");
     x.msg = (size_t)m;
-    lmb_exchange_roundtrip(&t, &x);
-    lmb_measure(ctx, &t, &res);
     lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_US);
     lmb_record_param_int(&rec, "msg_bytes", (long long)m);
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "AF_UNIX sock stream latency");
+    /* The copy's message and its partner's, each m bytes. */
+    if (lmb_memory_fits(2 * m, ctx->opt.parallel, err, sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    lmb_exchange_roundtrip(&t, &x);
+    lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
     return LMB_EXIT_OK;
 }

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "lib/files.h"
+#include "lib/mem.h"
 #include "lib/partner.h"
 #include "lib/sizes.h"
+#include "lib/transfer.h"
 
 #define MAX_MSG (64ULL << 20)
 
@@ -192,7 +194,7 @@ int lmb_exchange_bw_main(struct lmb_ctx *ctx, int argc, char **argv,
     struct lmb_record rec;
     struct lmb_result res;
     struct lmb_timed t;
-    char err[200];
+    char err[320];
 
     (void)argv;
     if (lmb_opt_given(ctx, 'm')) {
@@ -209,15 +211,21 @@ int lmb_exchange_bw_main(struct lmb_ctx *ctx, int argc, char **argv,
     }
     if (argc > 0)
         return lmb_usage_error(ctx, "no operands expected");
+    if (lmb_transfer_check(ctx, 'M', lmb_opt_given(ctx, 'M') ? lmb_opt_arg(ctx, 'M') : "10m",
+                           total, err, sizeof err) != 0)
+        return lmb_usage_error(ctx, "%s", err);
     x.msg = (size_t)m;
     x.total = total;
-    lmb_exchange_stream(&t, &x);
-    lmb_measure(ctx, &t, &res);
     lmb_record_init(&rec, ctx->bench->name, "", LMB_UNIT_MBS);
     lmb_record_param_int(&rec, "msg_bytes", (long long)m);
     lmb_record_param_int(&rec, "total_bytes", (long long)total);
     rec.classic = LMB_CLASSIC_LABEL_MBSEC;
     snprintf(rec.label, sizeof rec.label, "%s", label);
+    /* The copy's buffer and its writer's, each a message. */
+    if (lmb_memory_fits(2 * m, ctx->opt.parallel, err, sizeof err) != 0)
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    lmb_exchange_stream(&t, &x);
+    lmb_measure(ctx, &t, &res);
     lmb_report_add(&ctx->report, &rec, &res);
     return LMB_EXIT_OK;
 }

@@ -69,6 +69,27 @@ if start_server bw_tcp; then
     usage_error bw_tcp "$CMD" -p "$PORT" -m 64k -M 1k 127.0.0.1
     stop_server bw_tcp
 fi
+
+# Totals that cannot be moved within the timeout, even at 40 GB/s, are refused
+# at once (issue 15), with or without a server.
+. "$(dirname "$0")/lib-transfer.sh"
+total_refused bw_tcp "$(total_too_slow '1 TiB' 13 357 300)" "$CMD" -l -M 1t
+total_refused bw_tcp "$(total_too_slow '1 TiB' 13 357 300)" "$CMD" -p 1 -M 1t 127.0.0.1
+total_refused bw_tcp "$(total_too_slow '512 GiB' 3 41.2 30)" "$CMD" -l -N 1 -M 512g --timeout 30
+
+# The memory guard (issue 15): with -l each copy holds its -m message and its
+# partner a read buffer of up to 1 MB: 8 copies of 64 MiB messages need 520
+# MiB, refused in a 256 MiB memory cgroup (they were written in full: the OOM
+# killer's).
+. "$(dirname "$0")/lib-cgroup.sh"
+if memcg_make 256m; then
+    memcg_refused bw_tcp "-l -P 8 -m 64m in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -l -P 8 -N 1 -m 64m
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+fi
+
 servers_gone
 ok $? "nothing left running"
 

@@ -48,6 +48,16 @@ if json_usable; then
     run_json "$CMD" -N 3 --json -m 4k
     json_ok "$T/json" ".results[0].params.msg_bytes == 4096" "-m 4k: params.msg_bytes 4096"
 fi
+# The memory guard (issue 15): each copy and its partner hold a -m message: 4
+# copies of 64 MiB messages need 512 MiB, refused in a 256 MiB memory cgroup.
+. "$(dirname "$0")/lib-cgroup.sh"
+if memcg_make 256m; then
+    memcg_refused lat_unix "-P 4 -m 64m in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -P 4 -N 1 -m 64m
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+fi
 partner_killed lat_unix "partner killed" "$CMD" -N 1000 --min-time 0.2
 interrupted_running "lat_unix" "$CMD" -P 2 -N 1000 --min-time 0.2
 
