@@ -15,8 +15,8 @@
  * that is ready at once (/dev/zero, /dev/null, /dev/full, /dev/urandom; a
  * terminal with nothing typed is not). A FIFO, a socket or a directory is
  * refused before anything is opened for good: a FIFO would wait for a partner.
- * Files are opened without blocking (O_NONBLOCK, cleared once open), so one
- * that turns into a FIFO after the check fails instead of waiting. The block
+ * Files are opened without blocking (O_NONBLOCK), so one that turns into a
+ * FIFO after the check fails instead of waiting. The block
  * buffer (bs= bytes) must fit in the memory this process may use
  * (lmb_memory_fits) or the command is refused, never left to the OOM killer. */
 #include <errno.h>
@@ -100,20 +100,17 @@ static const char *dd_refusal(const char *path, bool output, char *err, size_t e
     return NULL;
 }
 
-/* open() that never waits: O_NONBLOCK while opening, cleared after; a FIFO or
- * socket found now is refused. Aborts the copy with a message on failure. */
+/* open() that never waits (timed, as dd's own open is: one system call, as
+ * before): O_NONBLOCK, which regular files and block devices ignore, so that
+ * a FIFO put in place after the check fails (no reader: ENXIO; no writer: end
+ * of file at once) instead of waiting, and a character device that is not
+ * ready fails its read or write (EAGAIN). Aborts the copy on failure. */
 static int dd_open(const char *path, const char *q, int flags)
 {
-    struct stat sb;
-    int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644), fl;
+    int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
 
     if (fd < 0)
         lmb_abort_copy("open '%s': %s", q, strerror(errno));
-    if (fstat(fd, &sb) != 0 || S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))
-        lmb_abort_copy("'%s' is a FIFO or a socket, not a regular file or a device", q);
-    fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
-        lmb_abort_copy("fcntl '%s': %s", q, strerror(errno));
     return fd;
 }
 
