@@ -85,6 +85,13 @@ struct run {
     bool json;                    /* JSON output (built with jansson) */
     struct lmb_step_state *state; /* one per step of the plan */
     unsigned retried, retry_better;
+    /* The first results write that failed (a full disk): the run stops there,
+     * keeping each file whole up to its last whole step, and says it once at
+     * its end (lmb_run_report_end). */
+    bool write_failed;
+    bool json_failed;             /* the .json could not be written (besides) */
+    int write_errno;
+    char write_path[2400];
     /* Interleaved launches (runner.c prelaunch): */
     char launch_dir[2400];        /* where the earlier launches' documents are; "" none */
     char launch_from[8192];       /* LMBENCH_LAUNCH_FROM of the next command run; "" none */
@@ -159,6 +166,12 @@ void lmb_outcome_free(struct lmb_outcome *o);
 /* --- record (runfiles.c) --------------------------------------------------- */
 
 int lmb_run_mkdir_p(const char *dir);
+/* Notes that writing path failed (errno now): the first such failure is kept
+ * and stops the run (the files hold whole steps, for --resume). */
+void lmb_run_write_failed(struct run *r, const char *path);
+/* Appends n bytes to the raw file in one piece: 0, or -1 (noted, and the file
+ * cut back to what it held before). */
+int lmb_run_raw_put(struct run *r, const char *p, size_t n);
 void lmb_run_choose_base(struct run *r);
 int lmb_run_make_scratch(struct run *r);
 void lmb_run_remove_scratch(struct run *r);
@@ -171,7 +184,8 @@ int lmb_run_open_files(struct run *r);
 void lmb_run_raw_header(struct run *r);
 
 /* The raw file's part of step i: a header step's value, or the step's section
- * and classic lines (their byte range into r->state[i]). */
+ * and classic lines (their byte range into r->state[i]); a failed write is
+ * noted (r->write_failed) and leaves nothing of the step in the file. */
 void lmb_run_record_raw(struct run *r, size_t i, const struct lmb_outcome *o);
 /* A header step's (MHZ, LINE_SIZE) value for the raw file's header. */
 void lmb_run_raw_header_value(struct run *r, size_t i, const struct lmb_outcome *o);
@@ -183,7 +197,9 @@ void lmb_run_raw_chunk(const struct run *r, size_t i, const struct lmb_outcome *
 int lmb_run_raw_rebuild(struct run *r, struct lmb_buf *const *chunks);
 
 #ifdef LMB_HAVE_JANSSON
-/* The step's records and its step line, into the run's arrays and the .jsonl. */
+/* The step's records and its step line, into the run's arrays and the .jsonl,
+ * all or nothing: a failed write is noted (r->write_failed), the .jsonl and
+ * the raw file cut back to the step before, the arrays left without it. */
 void lmb_run_record_json(struct run *r, size_t i, const struct lmb_outcome *o);
 /* The records of an attempt of step i (an array), and its step line. */
 json_t *lmb_run_step_records(struct run *r, size_t i, const struct lmb_outcome *o);
@@ -191,6 +207,10 @@ json_t *lmb_run_step_line(const struct run *r, size_t i, const struct lmb_outcom
                           int attempts);
 /* Rewrites the .jsonl from the run's arrays (after retries replaced some). 0 or -1. */
 int lmb_run_jsonl_rewrite(struct run *r);
+/* The same in the file itself (when there is no room for a second one): cut
+ * to nothing, then its header and each step in one piece. 0, or -1 (noted as a
+ * failed write: the file holds the steps before the one that failed). */
+int lmb_run_jsonl_rewrite_in_place(struct run *r);
 int lmb_run_write_final_json(struct run *r, const char *status);
 int lmb_run_resume_load(struct run *r, char *err, size_t errlen);
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* lmbench run, record: the three files of a run (doc/results-schema.md, "The
  * files of lmbench run"): the classic raw file with lmbench 3's header and
- * section lines, the .jsonl appended step by step (a crash keeps it), the
+ * section lines, the .jsonl appended step by step (a crash keeps it; each
+ * piece appended whole or not at all, so a full disk keeps whole steps), the
  * .json written atomically at the end; the results directory, the scratch
  * file, and resuming an interrupted run from its .jsonl. */
 #include <errno.h>
@@ -87,12 +88,69 @@ int lmb_run_mkdir_p(const char *dir)
     return 0;
 }
 
+/* --- writing the files whole -------------------------------------------------- */
+
+/* Appends n bytes at the end of f's file in one piece, past stdio's buffer
+ * (which holds nothing unwritten: every write goes through here): 0, or -1
+ * with errno set and the file cut back to what it held before, so that a
+ * failed write (a full disk) leaves no part of a line or a step behind. */
+static int append_whole(FILE *f, const char *p, size_t n)
+{
+    int fd = fileno(f);
+    off_t end;
+    size_t done = 0;
+
+    if (fflush(f) != 0 || (end = lseek(fd, 0, SEEK_END)) < 0)
+        return -1;
+    while (done < n) {
+        ssize_t w = write(fd, p + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = w < 0 ? errno : EIO;
+            int t = ftruncate(fd, end);
+            (void)t;   /* what it can: the error to say is the write's */
+            (void)fseek(f, 0, SEEK_END);
+            errno = e;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return fseek(f, 0, SEEK_END);
+}
+
+void lmb_run_write_failed(struct run *r, const char *path)
+{
+    if (r->write_failed)
+        return;
+    r->write_failed = true;
+    r->write_errno = errno ? errno : EIO;
+    snprintf(r->write_path, sizeof r->write_path, "%s", path);
+}
+
+int lmb_run_raw_put(struct run *r, const char *p, size_t n)
+{
+    /* After a failed write the run stops: nothing more is appended. */
+    if (r->write_failed)
+        return -1;
+    if (r->raw == NULL || append_whole(r->raw, p, n) != 0) {
+        if (r->raw == NULL)
+            errno = EBADF;
+        lmb_run_write_failed(r, r->base);
+        return -1;
+    }
+    return 0;
+}
+
 /* --- the raw results file ----------------------------------------------------- */
 
 void lmb_run_raw_header(struct run *r)
 {
     const struct lmb_host *h = &r->host;
-    FILE *f = r->raw;
+    char *text = NULL;
+    size_t textlen = 0;
+    /* Put together in memory, then written in one piece. */
+    FILE *f = open_memstream(&text, &textlen);
     char date[64], sizes[1024] = "";
     size_t o = 0;
     const char *user = getenv("USER");
@@ -104,6 +162,10 @@ void lmb_run_raw_header(struct run *r)
             o += (size_t)snprintf(sizes + o, sizeof sizes - o, "%s%lluk", o ? " " : "", b >> 10);
         else
             o += (size_t)snprintf(sizes + o, sizeof sizes - o, "%s%llum", o ? " " : "", b >> 20);
+    }
+    if (f == NULL) {
+        lmb_run_write_failed(r, r->base);
+        return;
     }
     fprintf(f, "[lmbench3.0 results for %s %s %s %s %s%s]\n", h->uts.sysname, h->uts.nodename,
             h->uts.release, h->uts.version, h->uts.machine,
@@ -153,8 +215,14 @@ void lmb_run_raw_header(struct run *r)
     lmb_run_date_line(date, sizeof date);
     fprintf(f, "[%s]\n", date);
     fprintf(f, "[ load average: %.2f, %.2f, %.2f]\n", h->loadavg[0], h->loadavg[1], h->loadavg[2]);
-    fflush(f);
-    r->header_written = true;
+    if (fclose(f) != 0 || text == NULL) {
+        free(text);
+        lmb_run_write_failed(r, r->base);
+        return;
+    }
+    if (lmb_run_raw_put(r, text, textlen) == 0)
+        r->header_written = true;
+    free(text);
 }
 
 /* --- JSON -------------------------------------------------------------------- */
@@ -263,17 +331,38 @@ static json_t *run_json(const struct run *r, const char *status)
     return o;
 }
 
-/* One compact line to the .jsonl file, flushed (so a crash keeps it). */
+/* Adds o to b as one compact line. 0, or -1 (errno ENOMEM). */
+static int buf_line(struct lmb_buf *b, json_t *o)
+{
+    char *t = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
+    int rc = t == NULL || lmb_buf_add(b, t, strlen(t)) != 0 || lmb_buf_add(b, "\n", 1) != 0;
+
+    free(t);
+    if (rc)
+        errno = ENOMEM;
+    return rc ? -1 : 0;
+}
+
+/* Whole lines to the .jsonl in one piece, so that a crash or a full disk
+ * leaves it ending at a whole line. 0, or -1 (errno; the file as it was). */
+static int jsonl_put(struct run *r, const struct lmb_buf *b)
+{
+    if (r->jsonl == NULL) {
+        errno = EBADF;
+        return -1;
+    }
+    return append_whole(r->jsonl, b->p, b->n);
+}
+
+/* One compact line to the .jsonl file, written at once (a crash keeps it). */
 static int jsonl_line(struct run *r, json_t *o)
 {
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10));
-    int rc = 0;
+    struct lmb_buf b = { 0 };
+    int rc = buf_line(&b, o) != 0 || jsonl_put(r, &b) != 0 ? -1 : 0;
+    int e = errno;
 
-    if (s == NULL)
-        return -1;
-    if (fputs(s, r->jsonl) == EOF || fputc('\n', r->jsonl) == EOF || fflush(r->jsonl) != 0)
-        rc = -1;
-    free(s);
+    lmb_buf_free(&b);
+    errno = e;
     return rc;
 }
 
@@ -312,14 +401,6 @@ int lmb_run_write_final_json(struct run *r, const char *status)
 #endif
 
 #ifdef LMB_HAVE_JANSSON
-static void add_record(struct run *r, json_t *rec, size_t step)
-{
-    json_object_set_new(rec, "step", json_integer((json_int_t)step + 1));
-    json_array_append(r->records, rec);
-    if (jsonl_line(r, rec) != 0)
-        lmb_run_msg(r, "cannot append to %s.jsonl: %s", r->base, strerror(errno));
-}
-
 /* A record for a step that produced none of its own (skipped, crashed). */
 static json_t *step_record(const struct lmb_step *s, const char *status, const char *reason)
 {
@@ -403,18 +484,37 @@ json_t *lmb_run_step_line(const struct run *r, size_t i, const struct lmb_outcom
 void lmb_run_record_json(struct run *r, size_t i, const struct lmb_outcome *o)
 {
     json_t *recs, *rec, *line;
+    struct lmb_buf b = { 0 };
     size_t k;
+    int rc = 0;
 
-    if (!r->json)
+    if (!r->json || r->write_failed)
         return;
     recs = lmb_run_step_records(r, i, o);
-    json_array_foreach(recs, k, rec)
-        add_record(r, rec, i);
-    json_decref(recs);
     line = lmb_run_step_line(r, i, o, 1);
-    json_array_append(r->steps, line);
-    if (jsonl_line(r, line) != 0)
-        lmb_run_msg(r, "cannot append to %s.jsonl: %s", r->base, strerror(errno));
+    /* The step's records and its line, appended in one piece. */
+    json_array_foreach(recs, k, rec)
+        rc |= buf_line(&b, rec);
+    rc |= buf_line(&b, line);
+    if (rc == 0 && jsonl_put(r, &b) == 0) {
+        json_array_extend(r->records, recs);
+        json_array_append(r->steps, line);
+    } else {
+        char path[2400];
+        int e = errno;
+        /* The step is not kept: its raw lines go too (the files end at the
+         * step before, as --resume reads them). */
+        if (r->raw != NULL && r->state[i].raw_start >= 0) {
+            int t = ftruncate(fileno(r->raw), r->state[i].raw_start);
+            (void)t;
+            (void)fseek(r->raw, 0, SEEK_END);
+        }
+        snprintf(path, sizeof path, "%s.jsonl", r->base);
+        errno = e;
+        lmb_run_write_failed(r, path);
+    }
+    lmb_buf_free(&b);
+    json_decref(recs);
     json_decref(line);
 }
 
@@ -473,6 +573,47 @@ int lmb_run_jsonl_rewrite(struct run *r)
     r->jsonl = NULL;
     return 0;
 }
+
+int lmb_run_jsonl_rewrite_in_place(struct run *r)
+{
+    json_t *h = json_object(), *st, *rec;
+    struct lmb_buf b = { 0 };
+    size_t k, j;
+    int rc;
+
+    json_object_set_new(h, "schema", json_string("lmbench-results"));
+    json_object_set_new(h, "schema_version", json_integer(1));
+    json_object_set_new(h, "tool", tool_json(r));
+    json_object_set_new(h, "run", run_json(r, NULL));
+    json_object_set_new(h, "host", host_json(r));
+    rc = buf_line(&b, h);
+    json_decref(h);
+    if (rc != 0 || r->jsonl == NULL || fflush(r->jsonl) != 0 ||
+        ftruncate(fileno(r->jsonl), 0) != 0 || jsonl_put(r, &b) != 0)
+        goto fail;
+    /* Each step in one piece: a failure leaves the steps before it whole. */
+    json_array_foreach(r->steps, k, st) {
+        json_int_t n = json_integer_value(json_object_get(st, "step"));
+        b.n = 0;
+        json_array_foreach(r->records, j, rec)
+            if (json_integer_value(json_object_get(rec, "step")) == n && buf_line(&b, rec) != 0)
+                goto fail;
+        if (buf_line(&b, st) != 0 || jsonl_put(r, &b) != 0)
+            goto fail;
+    }
+    lmb_buf_free(&b);
+    return 0;
+fail:
+    {
+        char path[2400];
+        int e = errno;
+        lmb_buf_free(&b);
+        snprintf(path, sizeof path, "%s.jsonl", r->base);
+        errno = e;
+        lmb_run_write_failed(r, path);
+    }
+    return -1;
+}
 #endif
 
 /* --- the raw file's part of a step ------------------------------------------------ */
@@ -524,11 +665,15 @@ void lmb_run_record_raw(struct run *r, size_t i, const struct lmb_outcome *o)
         lmb_run_raw_header_value(r, i, o);
     if (writes_lines(s, o) && !r->header_written)
         lmb_run_raw_header(r);
+    if (r->write_failed)
+        return;
     r->state[i].raw_start = ftell(r->raw);
     lmb_run_raw_chunk(r, i, o, &b);
-    if (b.n > 0) {
-        fwrite(b.p, 1, b.n, r->raw);
-        fflush(r->raw);
+    if (b.n > 0 && lmb_run_raw_put(r, b.p, b.n) != 0) {
+        /* Not written: the step has no bytes in the file. */
+        r->state[i].raw_start = r->state[i].raw_end = -1;
+        lmb_buf_free(&b);
+        return;
     }
     lmb_buf_free(&b);
     r->state[i].raw_end = ftell(r->raw);
@@ -665,19 +810,39 @@ int lmb_run_make_scratch(struct run *r)
     return 0;
 }
 
+/* A run that could not start its files leaves none of them behind (nothing
+ * was measured); says which and why. -1. */
+static int open_failed(struct run *r, const char *path)
+{
+    char q[LMB_QUOTE_BUF], jl[2400];
+    int e = errno;
+
+    lmb_run_msg(r, "cannot write %s: %s; nothing was run", lmb_quote(path, q, sizeof q),
+                strerror(e));
+    snprintf(jl, sizeof jl, "%s.jsonl", r->base);
+    if (r->raw != NULL) {
+        fclose(r->raw);
+        unlink(r->base);
+    }
+    if (r->jsonl != NULL) {
+        fclose(r->jsonl);
+        unlink(jl);
+    }
+    r->raw = r->jsonl = NULL;
+    return -1;
+}
+
 int lmb_run_open_files(struct run *r)
 {
     char path[2400];
 
-    snprintf(path, sizeof path, "%s", r->base);
-    r->raw = fopen(path, "w+");
+    /* "x": never another run's file (choose_base found the names free). */
+    r->raw = fopen(r->base, "w+x");
+    if (r->raw == NULL)
+        return open_failed(r, r->base);
     snprintf(path, sizeof path, "%s.jsonl", r->base);
-    if (r->json)
-        r->jsonl = fopen(path, "w");
-    if (r->raw == NULL || (r->json && r->jsonl == NULL)) {
-        lmb_run_msg(r, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
+    if (r->json && (r->jsonl = fopen(path, "wx")) == NULL)
+        return open_failed(r, path);
 #ifdef LMB_HAVE_JANSSON
     {
         json_t *h = json_object();
@@ -687,9 +852,10 @@ int lmb_run_open_files(struct run *r)
         json_object_set_new(h, "run", run_json(r, NULL));
         json_object_set_new(h, "host", host_json(r));
         if (jsonl_line(r, h) != 0) {
-            lmb_run_msg(r, "cannot write %s.jsonl: %s", r->base, strerror(errno));
+            int e = errno;
             json_decref(h);
-            return -1;
+            errno = e;
+            return open_failed(r, path);
         }
         json_decref(h);
     }

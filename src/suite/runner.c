@@ -13,14 +13,18 @@
  * whole document, written atomically. SIGINT and SIGTERM stop the run
  * cleanly: the step's processes are killed, the scratch file removed, and what
  * was measured is kept (.jsonl and .json); --resume continues an interrupted
- * run from its .jsonl. This file holds the order of it all: options, plan,
+ * run from its .jsonl. A results write that fails (a full disk) stops the run
+ * the same way, each file whole up to the last step kept, said once at the
+ * end with the --resume line (exit 1). This file holds the order of it all: options, plan,
  * execute, record, report. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/text.h"
 #include "run.h"
 #include "stepexec.h"
 #include "suite.h"
@@ -69,7 +73,6 @@ static bool do_step(struct run *r, size_t i)
         return false;
     }
     r->launch_from[0] = '\0';
-    count(r, o.verdict);
     if (strcmp(o.verdict, "ok") != 0 && strcmp(o.verdict, "skipped") != 0)
         lmb_run_msg(r, "%s: %s: %s", s->name, o.verdict, o.reason[0] ? o.reason : "(no reason given)");
     note_attempt(&r->state[i], &o, 1);
@@ -78,6 +81,17 @@ static bool do_step(struct run *r, size_t i)
 #ifdef LMB_HAVE_JANSSON
     lmb_run_record_json(r, i, &o);
 #endif
+    if (r->write_failed) {
+        /* Its results could not be written (a full disk): the step is not
+         * kept, and the run stops here; the files end at the step before. */
+        r->state[i].attempts = 0;
+        r->state[i].ok = r->state[i].disturbed = false;
+        r->state[i].disturbance = -1;
+        r->state[i].raw_start = r->state[i].raw_end = -1;
+        lmb_outcome_free(&o);
+        return false;
+    }
+    count(r, o.verdict);
     r->weight_done += s->weight - r->state[i].weight_pre;
     r->time_done += o.elapsed;
     lmb_outcome_free(&o);
@@ -171,7 +185,11 @@ static int resume_check(struct run *r)
                                                                          : 0;
         }
     }
-    lmb_run_msg(r, "resuming %s at step %zu of %zu", r->base, r->first + 1, r->plan.n);
+    if (r->first >= r->plan.n)
+        lmb_run_msg(r, "resuming %s: its %zu steps are done; writing the rest of its files",
+                    r->base, r->plan.n);
+    else
+        lmb_run_msg(r, "resuming %s at step %zu of %zu", r->base, r->first + 1, r->plan.n);
     return 0;
 }
 #endif
@@ -181,7 +199,19 @@ static int resume_check(struct run *r)
 static int prepare(struct run *r, bool resume)
 {
     char err[800];
+    struct stat st;
 
+    if (resume) {
+        /* Nothing to continue where there is no directory, and nothing is made. */
+        bool there = stat(r->outdir, &st) == 0;
+        if (!there || !S_ISDIR(st.st_mode)) {
+            char q[LMB_QUOTE_BUF];
+            const char *why = there ? "not a directory" : strerror(errno);
+            lmb_run_msg(r, "--resume: no results directory %s: %s",
+                        lmb_quote(r->outdir, q, sizeof q), why);
+            return 2;
+        }
+    }
     if (lmb_run_mkdir_p(r->outdir) != 0 || access(r->outdir, W_OK) != 0) {
         lmb_run_msg(r, "cannot use the results directory %s: %s", r->outdir, strerror(errno));
         return 1;
@@ -271,6 +301,48 @@ static void set_attempts(struct run *r, size_t i, int attempts)
 #endif
 
 
+/* The raw file rewritten with the retried attempts kept (chunks[i] for step
+ * i; their header values from kept[i]): 0, or -1 when it could not be (the
+ * failed write noted; r->state's offsets and the header values as they were,
+ * the raw file untouched). */
+static int rebuild_raw(struct run *r, struct lmb_buf *const *chunks,
+                       const struct lmb_outcome *kept)
+{
+    char vals[sizeof r->header_vals];
+    long *saved;
+    size_t any = 0;
+
+    for (size_t i = 0; i < r->plan.n; i++)
+        any += chunks[i] != NULL;
+    if (any == 0)
+        return 0;
+    saved = malloc(2 * r->plan.n * sizeof *saved);
+    if (saved == NULL) {
+        errno = ENOMEM;
+        lmb_run_write_failed(r, r->base);
+        return -1;
+    }
+    memcpy(vals, r->header_vals, sizeof vals);
+    for (size_t i = 0; i < r->plan.n; i++) {
+        saved[2 * i] = r->state[i].raw_start;
+        saved[2 * i + 1] = r->state[i].raw_end;
+        if (chunks[i] != NULL && r->plan.v[i].header_key)
+            lmb_run_raw_header_value(r, i, &kept[i]);
+    }
+    if (lmb_run_raw_rebuild(r, chunks) != 0) {
+        lmb_run_write_failed(r, r->base);
+        memcpy(r->header_vals, vals, sizeof vals);
+        for (size_t i = 0; i < r->plan.n; i++) {
+            r->state[i].raw_start = saved[2 * i];
+            r->state[i].raw_end = saved[2 * i + 1];
+        }
+        free(saved);
+        return -1;
+    }
+    free(saved);
+    return 0;
+}
+
 /* Each step that was ok but disturbed is run once more, now that the others
  * are done (what disturbed it may have passed), in plan order while the
  * retries have taken less than LMB_RUN_RETRY_SHARE of the time the steps took (a busy
@@ -326,8 +398,9 @@ static void retry_disturbed(struct run *r)
         }
         st->attempts = 2;
     }
-    if (lmb_run_stop) {
-        /* Stopped: the first attempts stay, as the files have them. */
+    if (lmb_run_stop || rebuild_raw(r, chunks, kept) != 0) {
+        /* Stopped, or the raw file could not be rewritten (a full disk): the
+         * first attempts stay, as the files have them. */
         for (size_t i = 0; i < r->plan.n; i++) {
             if (r->state[i].attempts == 2)
                 r->state[i].attempts = 1;
@@ -345,13 +418,9 @@ static void retry_disturbed(struct run *r)
         if (chunks[i] != NULL) {
             note_attempt(&r->state[i], &kept[i], 2);
             r->state[i].retried_better = true;
-            if (r->plan.v[i].header_key)
-                lmb_run_raw_header_value(r, i, &kept[i]);
             replaced++;
         }
     r->retry_better = (unsigned)replaced;
-    if (replaced > 0 && lmb_run_raw_rebuild(r, chunks) != 0)
-        lmb_run_msg(r, "cannot rewrite %s with the retried steps: %s", r->base, strerror(errno));
 #ifdef LMB_HAVE_JANSSON
     for (size_t i = 0; r->json && i < r->plan.n; i++) {
         if (chunks[i] != NULL) {
@@ -376,9 +445,12 @@ static void retry_disturbed(struct run *r)
                 }
         }
     }
+    /* When the new .jsonl cannot be made beside the old one (a full disk),
+     * the old one (its first attempts, the raw file's old layout) is
+     * rewritten where it is, step by step: what --resume reads then agrees
+     * with the raw file, however far it got. */
     if (r->json && r->retried > 0 && lmb_run_jsonl_rewrite(r) != 0)
-        lmb_run_msg(r, "cannot rewrite %s.jsonl with the retried steps: %s", r->base,
-                    strerror(errno));
+        (void)lmb_run_jsonl_rewrite_in_place(r);
 #endif
     for (size_t i = 0; i < r->plan.n; i++) {
         lmb_outcome_free(&kept[i]);
@@ -409,32 +481,35 @@ static void execute(struct run *r)
         retry_disturbed(r);
 }
 
-/* The end of the files: the raw file's date line, the .json. 0 or 1. */
+/* The end of the files: the raw file's date line, the .json. 0 or 1 (a
+ * results file could not be written: said once, by lmb_run_report_end). A run
+ * whose writes failed is left as an interrupted one (no date line, the .json
+ * says interrupted, if it can be written at all), for --resume. */
 static int finish(struct run *r)
 {
-    char date[64];
-    int rc = 0;
+    char date[64], line[80];
 
-    /* A run resumed after its header steps has its header already. */
-    if (!r->header_written)
-        lmb_run_raw_header(r);
-    lmb_run_date_line(date, sizeof date);
-    fprintf(r->raw, "[%s]\n", date);
-    if (fflush(r->raw) != 0 || ferror(r->raw)) {
-        lmb_run_msg(r, "cannot write %s: %s", r->base, strerror(errno));
-        rc = 1;
+    if (!r->write_failed) {
+        /* A run resumed after its header steps has its header already. */
+        if (!r->header_written)
+            lmb_run_raw_header(r);
+        lmb_run_date_line(date, sizeof date);
+        snprintf(line, sizeof line, "[%s]\n", date);
+        lmb_run_raw_put(r, line, strlen(line));
     }
     if (r->tty && r->progress_shown)
         fputs("\r\033[K", stderr);
     lmb_run_remove_scratch(r);
 #ifdef LMB_HAVE_JANSSON
-    if (lmb_run_write_final_json(r, lmb_run_stop ? "interrupted"
+    if (lmb_run_write_final_json(r, lmb_run_stop || r->write_failed ? "interrupted"
                                      : r->failed || r->timeouts ? "failed" : "ok") != 0) {
-        lmb_run_msg(r, "cannot write %s.json: %s", r->base, strerror(errno));
-        rc = 1;
+        char path[2400];
+        snprintf(path, sizeof path, "%s.json", r->base);
+        lmb_run_write_failed(r, path);   /* unless an earlier write failed */
+        r->json_failed = true;
     }
 #endif
-    return rc;
+    return r->write_failed ? 1 : 0;
 }
 
 static void release(struct run *r)

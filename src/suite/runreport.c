@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/text.h"
 #include "run.h"
 
 void lmb_run_msg(struct run *r, const char *fmt, ...)
@@ -273,14 +274,64 @@ void lmb_run_warnings(const struct run *r, json_t *warn)
 }
 #endif
 
+/* s as one word of a shell command line, to copy: as it is when it has only
+ * characters no shell treats specially, else in single quotes (control bytes
+ * escaped: such a name cannot be typed anyway). */
+static const char *shell_word(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+
+    if (s[0] != '\0' && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                  "0123456789/._-+,:=@%") == strlen(s))
+        return s;
+    for (const char *p = s; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return lmb_quote(s, buf, len);
+    if (len < 8)
+        return "''";
+    buf[o++] = '\'';
+    for (const char *p = s; *p && o + 6 < len; p++) {
+        if (*p == '\'') {
+            memcpy(buf + o, "'\\''", 4);
+            o += 4;
+        } else {
+            buf[o++] = *p;
+        }
+    }
+    buf[o++] = '\'';
+    buf[o] = '\0';
+    return buf;
+}
+
+/* The one message of a run whose results could not all be written. */
+static void report_write_failure(struct run *r)
+{
+    char q[LMB_QUOTE_BUF], w[4 * sizeof r->outdir + 8];
+
+#ifndef LMB_HAVE_JANSSON
+    lmb_run_msg(r, "cannot write %s: %s; the run stopped there, the raw file whole up to the last "
+                   "step kept (built without jansson, this lmbench cannot --resume it)",
+                lmb_quote(r->write_path, q, sizeof q), strerror(r->write_errno));
+    (void)w;
+    (void)shell_word;
+    return;
+#endif
+    lmb_run_msg(r, "cannot write %s: %s; the run stopped there, its files whole up to the last "
+                   "step kept%s; when there is space, continue it with: lmbench run --resume -o %s",
+                lmb_quote(r->write_path, q, sizeof q), strerror(r->write_errno),
+                r->json_failed && strcmp(r->write_path + strlen(r->base), ".json") != 0
+                    ? " (no .json)" : "",
+                shell_word(r->outdir, w, sizeof w));
+}
+
 void lmb_run_report_end(struct run *r)
 {
     struct findings f;
     char l[600];
 
     lmb_run_msg(r, "%s after %.0f s: %u ok, %u skipped, %u failed, %u timed out; results in %s.*",
-                lmb_run_stop ? "stopped" : "done", lmb_run_now() - r->t0, r->ok, r->skipped,
-                r->failed, r->timeouts, r->base);
+                lmb_run_stop || r->write_failed ? "stopped" : "done", lmb_run_now() - r->t0, r->ok,
+                r->skipped, r->failed, r->timeouts, r->base);
     gather(r, &f);
     if (f.load_end_known)
         lmb_run_msg(r, "load average %.2f at the start, %.2f at the end, on %ld CPUs",
@@ -321,6 +372,9 @@ void lmb_run_report_end(struct run *r)
         lmb_run_msg(r, "failed or timed out: %zu step%s: %s%s", f.broken,
                     f.broken == 1 ? "" : "s", l, f.broken > 3 ? " ..." : "");
     }
-    if (f.noisy + f.below + f.disturbed + f.broken > 0 && r->json)
+    if (f.noisy + f.below + f.disturbed + f.broken > 0 && r->json && !r->json_failed)
         lmb_run_msg(r, "every warning is in host.warnings of %s.json", r->base);
+    /* Last, where it is seen: what could not be written, and what to do. */
+    if (r->write_failed)
+        report_write_failure(r);
 }
