@@ -37,6 +37,7 @@ fi
 # a liveness check, not a timing threshold) with the right bytes, and lat_http
 # must measure; after the write deadline (5 s without progress, lmhttp(1)) the
 # server has closed them (its descriptors fall back to what they were).
+# Linux only: /proc/PID/fd and /proc/sys/net/ipv4/tcp_wmem.
 cat >"$T/stall.py" <<'PY'
 import socket, sys, time
 port, n, path, ready = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
@@ -102,15 +103,23 @@ slow_readers() {
     kill "$_stall" 2>/dev/null
     wait "$_stall" 2>/dev/null
 }
+# The big file (sparse) is four times the most a TCP send buffer may grow to
+# here, and at least 16 MiB, so that no answer fits the server's buffer.
+BIG=$(awk '{ print $3 }' /proc/sys/net/ipv4/tcp_wmem 2>/dev/null)
+case $BIG in
+'' | *[!0-9]*) BIG=0 ;;
+esac
+BIG=$((BIG * 4))
+[ "$BIG" -ge 16777216 ] || BIG=16777216
 if [ "$HAVE_BASH" = yes ] && command -v python3 >/dev/null 2>&1 &&
-   truncate -s 16m "$T/www/big.bin" 2>/dev/null; then
+   truncate -s "$BIG" "$T/www/big.bin" 2>/dev/null; then
     # A client that reads gets the whole big file (the answer sent as the
     # socket takes it, past what fits its buffer at once).
     plain_get "$PORT" big.bin "$T/got"
     _rc=$?
-    check "a GET of a 16 MiB file: exit $_rc, all its bytes after the header" sh -c \
-        'tail -c 16777216 "$1" | cmp -s - "$2" && [ "$(wc -c <"$1")" -gt 16777216 ] &&
-         head -n 1 "$1" | grep -q "^HTTP/1.0 200 OK"' sh "$T/got" "$T/www/big.bin"
+    check "a GET of a $BIG-byte file: exit $_rc, all its bytes after the header" sh -c \
+        'tail -c "$3" "$1" | cmp -s - "$2" && [ "$(wc -c <"$1")" -gt "$3" ] &&
+         head -n 1 "$1" | grep -q "^HTTP/1.0 200 OK"' sh "$T/got" "$T/www/big.bin" "$BIG"
     slow_readers 5 "five slow readers"
     # More than the cap (64 connections being answered): the stalest make
     # room, the newcomer is served.
