@@ -828,7 +828,7 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
     fflush(NULL);
     for (unsigned i = 0; i < P; i++) {
         pid_t parent = getpid();
-        pid_t pid = fork();
+        pid_t pid = lmb_fork_tracked();   /* the child restores its mask in run_copy */
         if (pid < 0) {
             lmb_result_set_status(res, LMB_FAILED, "fork: %s", strerror(errno));
             kill_all(pids, P);
@@ -848,7 +848,6 @@ void lmb_measure(struct lmb_ctx *ctx, const struct lmb_timed *t, struct lmb_resu
             run_copy(&a, parent, &old);
         }
         pids[i] = pid;
-        lmb_child_track(pid);
     }
 
     culprit = watch_copies(pids, wst, P, &l, clk, deadline, &timed_out);

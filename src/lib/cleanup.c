@@ -88,23 +88,17 @@ static void remove_slot(int i)
 
 static void remove_all(void)
 {
-    bool any_dir = false;
-
     if (getpid() != owner)
         return;
-    for (int i = 0; i < MAX_TMP; i++)
-        if (tmp_used[i] && tmp_isdir[i])
-            any_dir = true;
     for (int i = 0; i < MAX_KIDS; i++)
         if (kids[i] > 0)
             kill(kids[i], SIGKILL);
     /* A child may be creating files in a temporary directory: wait until it is
-     * gone before emptying the directory. */
-    if (any_dir)
-        for (int i = 0; i < MAX_KIDS; i++)
-            if (kids[i] > 0)
-                while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
-                    ;
+     * gone before emptying the directory; and none outlives the command. */
+    for (int i = 0; i < MAX_KIDS; i++)
+        if (kids[i] > 0)
+            while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+                ;
     for (int i = 0; i < MAX_TMP; i++)
         if (tmp_used[i])
             remove_slot(i);
@@ -134,7 +128,11 @@ void lmb_cleanup_init(void)
     owner = getpid();
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
+    /* A second signal while the first one's clean-up runs waits for it. */
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
@@ -319,6 +317,20 @@ void lmb_semset_remove(int id)
         if (semsets[i] == id + 1)
             semsets[i] = 0;
     semctl(id, 0, IPC_RMID);
+}
+
+pid_t lmb_fork_tracked(void)
+{
+    sigset_t old;
+    pid_t pid;
+
+    hold_signals(&old);
+    pid = fork();
+    if (pid > 0)
+        lmb_child_track(pid);
+    if (pid != 0)
+        sigprocmask(SIG_SETMASK, &old, NULL);
+    return pid;
 }
 
 void lmb_child_track(pid_t pid)

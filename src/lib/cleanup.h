@@ -54,6 +54,12 @@ void lmb_semset_remove(int id);
 
 /* Tracks children the signal handler must kill. */
 void lmb_child_track(pid_t pid);
+
+/* fork(), with the child tracked before SIGINT, SIGTERM or SIGHUP can reach
+ * the parent's handler (which would otherwise miss a child forked just before
+ * it ran). In the child those signals stay held: it restores its mask once
+ * lmb_cleanup_child has reset their actions. */
+pid_t lmb_fork_tracked(void);
 void lmb_child_untrack(pid_t pid);
 
 #endif

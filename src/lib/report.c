@@ -565,11 +565,18 @@ void lmb_report_add_pair(struct lmb_report *rep, struct lmb_record *a, struct lm
     add_finish(rep, b, rb);
     va = raw_median(&a->result);
     vb = raw_median(&b->result);
-    /* Size in KiB, files per sample, then operations per second of each record
-     * (their samples are nanoseconds per operation). */
-    if (a->classic == LMB_CLASSIC_FS_PAIR && va > 0 && vb > 0)
-        snprintf(line, sizeof line, "%.0fk\t%.0f\t%.0f\t%.0f\n", floor(a->classic_x / 1024.0),
-                 a->classic_y, 1e9 / va, 1e9 / vb);
+    /* Size in KiB ("4k", as lmbench 3), or in bytes when it is not whole KiB
+     * ("1536", what -s takes), files per sample, then operations per second of
+     * each record (their samples are nanoseconds per operation). */
+    if (a->classic == LMB_CLASSIC_FS_PAIR && va > 0 && vb > 0) {
+        double kib = a->classic_x / 1024.0;
+        if (kib == floor(kib))
+            snprintf(line, sizeof line, "%.0fk\t%.0f\t%.0f\t%.0f\n", kib, a->classic_y,
+                     1e9 / va, 1e9 / vb);
+        else
+            snprintf(line, sizeof line, "%.0f\t%.0f\t%.0f\t%.0f\n", a->classic_x,
+                     a->classic_y, 1e9 / va, 1e9 / vb);
+    }
     add_keep(rep, a);
     add_keep(rep, b);
     if (line[0])
