@@ -56,6 +56,15 @@ int lmb_transfer_check(const struct lmb_ctx *ctx, char flag, const char *arg, ui
                  "64-bit counts hold", flag, q, b, rounds, why, by);
         return -1;
     }
+    /* With --timeout given, the command has that long and one measurement
+     * at most LMB_DEFAULT_TIMEOUT_S of it. */
+    if (timeout > 0 && ctx->opt.deadline_s > 0 && timeout > LMB_DEFAULT_TIMEOUT_S &&
+        least_s > LMB_DEFAULT_TIMEOUT_S) {
+        snprintf(err, errlen, "-%c %s: %s moved at least %u times (%s) at up to %.0f GB/s "
+                 "takes at least %.3g s, beyond the %g s one measurement may take", flag, q, b,
+                 rounds, why, LMB_TRANSFER_RATE_MAX / 1e9, least_s, LMB_DEFAULT_TIMEOUT_S);
+        return -1;
+    }
     if (timeout > 0 && least_s > timeout) {
         snprintf(err, errlen, "-%c %s: %s moved at least %u times (%s) at up to %.0f GB/s "
                  "takes at least %.3g s, beyond --timeout %g s", flag, q, b, rounds, why,

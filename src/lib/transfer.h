@@ -25,7 +25,9 @@ unsigned lmb_transfer_min_rounds(const struct lmb_ctx *ctx);
  * it after -`flag`: `arg`) can be measured: 0, or -1 with the reason in err,
  * e.g. "-M 1t: 1 TiB moved at least 13 times (one calibration round, one
  * untimed interval, 11 samples) at up to 40 GB/s takes at least 357 s, beyond
- * --timeout 300 s". The caller refuses it as a usage error (exit 2). */
+ * --timeout 300 s" (with a --timeout over LMB_DEFAULT_TIMEOUT_S, that bound of
+ * one measurement is the one that counts). The caller refuses it as a usage
+ * error (exit 2). */
 int lmb_transfer_check(const struct lmb_ctx *ctx, char flag, const char *arg, uint64_t bytes,
                        char *err, size_t errlen);
 

@@ -56,6 +56,8 @@ usage_error bw_pipe "$CMD" -m
 . "$(dirname "$0")/lib-transfer.sh"
 total_refused bw_pipe "$(total_too_slow '1 TiB' 13 357 300)" "$CMD" -M 1t
 total_refused bw_pipe "$(total_too_slow '1 TiB' 3 82.5 60)" "$CMD" -N 1 -M 1t --timeout 60
+total_refused bw_pipe "-M 1t: 1 TiB moved at least 13 times .* takes at least 357 s, beyond the 300 s one measurement may take\$" \
+    "$CMD" -M 1t --timeout 1000
 total_refused bw_pipe "$(total_too_slow '1 TiB' 13 357 300)" "$CMD" -P 4 -M 1t
 total_refused bw_pipe "-M 9223372036854775807: 8.0 EiB moved at least 13 times .* is more bytes than 64-bit counts hold\$" \
     "$CMD" -M 9223372036854775807
