@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/input.h"
 #include "readers.h"
 
 enum section {
@@ -241,7 +242,8 @@ static bool single_line(struct state *s, const char *line)
         lmb_rs_param_str(r, "type", word);
         return true;
     }
-    if (sscanf(line, "%31s %31[a-z] parallelism: %lf%n", word, word2, &v, &k) == 3 &&
+    k = -1;
+    if (sscanf(line, "%31s %31[a-z] parallelism: %lf%n", word, word2, &v, &k) == 3 && k >= 0 &&
         line[k] == '\0') {
         struct lmb_rs_record *r = value_rec(s, "par_ops", word2, "x", v);
         lmb_rs_param_str(r, "type", word);
@@ -286,8 +288,9 @@ static bool single_line(struct state *s, const char *line)
         net_rec(s, "bw_udp", NULL, "MB/s", host, v, false);
         return true;
     }
+    k = -1;
     if (sscanf(line, "Avg xfer: %lfKB, %lfKB in %lf millisecs, %lf MB/sec%n", &a, &b, &c, &d, &k) == 4 &&
-        line[k] == '\0') {
+        k >= 0 && line[k] == '\0') {
         struct lmb_rs_record *r = value_rec(s, "lat_http", NULL, "MB/s", d);
         lmb_rs_param_num(r, "kbytes", LMB_RS_NUM, b);
         lmb_rs_param_num(r, "ms", LMB_RS_NUM, c);
@@ -303,7 +306,8 @@ static bool single_line(struct state *s, const char *line)
         ends_param(s, value_rec(s, "bw_pipe", NULL, "MB/s", v));
         return true;
     }
-    if (sscanf(line, "tlb: %d pages%n", &n, &k) == 1 &&
+    k = -1;
+    if (sscanf(line, "tlb: %d pages%n", &n, &k) == 1 && k >= 0 &&
         (line[k] == '\0' || line[k] == ' ')) {
         value_rec(s, "tlb", NULL, "pages", n);
         return true;
@@ -317,8 +321,9 @@ static bool single_line(struct state *s, const char *line)
         lmb_rs_param_str(r, "quantity", word2);
         return true;
     }
+    k = -1;
     if (sscanf(line, "L%d cache: %lf bytes %lf nanoseconds %lf linesize %lf parallelism%n", &n, &a,
-               &b, &c, &d, &k) == 5 && line[k] == '\0') {
+               &b, &c, &d, &k) == 5 && k >= 0 && line[k] == '\0') {
         static const char *const q[] = { "size", "latency", "line", "parallelism" };
         static const char *const u[] = { "bytes", "ns", "bytes", "x" };
         double vals[] = { a, b, c, d };
@@ -329,8 +334,9 @@ static bool single_line(struct state *s, const char *line)
         }
         return true;
     }
+    k = -1;
     if (sscanf(line, "Memory latency: %lf nanoseconds %lf parallelism%n", &a, &b, &k) == 2 &&
-        line[k] == '\0') {
+        k >= 0 && line[k] == '\0') {
         struct lmb_rs_record *r = value_rec(s, "cache", "memory", "ns", a);
         lmb_rs_param_str(r, "quantity", "latency");
         r = value_rec(s, "cache", "memory", "x", b);
@@ -371,6 +377,9 @@ static void header_line(struct state *s, const char *inner, long lineno)
         /* "[lmbench3.0 results for <uname -a>]": the host until the keys say more. */
         char sys[64], node[128], rel[128];
         if (sscanf(strstr(inner, " results for ") + 13, "%63s %127s %127s", sys, node, rel) == 3) {
+            free(f->sysname);
+            free(f->hostname);
+            free(f->release);
             f->sysname = lmb_rs_strdup(sys);
             f->hostname = lmb_rs_strdup(node);
             f->release = lmb_rs_strdup(rel);
@@ -450,7 +459,7 @@ static void header_line(struct state *s, const char *inner, long lineno)
 
 static bool section_title(struct state *s, const char *line)
 {
-    long kb;
+    long kb, stride;
     double ovr;
     int k;
 
@@ -489,11 +498,15 @@ static bool section_title(struct state *s, const char *line)
         s->sec = SEC_NONE;
         return true;
     }
-    if (sscanf(line, "\"stride=%ld%n", &s->stride, &k) == 1 && line[k] == '\0' && s->stride > 0) {
+    k = -1;
+    if (sscanf(line, "\"stride=%ld%n", &stride, &k) == 1 && k >= 0 && line[k] == '\0' &&
+        stride > 0) {
+        s->stride = stride;
         s->sec = SEC_MEMLAT;
         return true;
     }
-    if (sscanf(line, "\"size=%ldk ovr=%lf%n", &kb, &ovr, &k) == 2 && line[k] == '\0') {
+    k = -1;
+    if (sscanf(line, "\"size=%ldk ovr=%lf%n", &kb, &ovr, &k) == 2 && k >= 0 && line[k] == '\0') {
         struct lmb_rs_record *r;
         s->sec = SEC_CTX;
         s->ctx_kb = kb;
@@ -528,8 +541,9 @@ static bool section_row(struct state *s, const char *line)
             lmb_rs_param_str(r, "file", s->file);
         return true;
     case SEC_FS:
+        n = -1;
         if (sscanf(line, "%lu%c %lu %lf %lf%n", &kb, &k, &files, &x[0], &x[1], &n) != 5 ||
-            k != 'k' || line[n] != '\0')
+            k != 'k' || n < 0 || line[n] != '\0')
             return false;
         for (int i = 0; i < 2; i++) {
             r = value_rec(s, "lat_fs", i == 0 ? "create" : "delete", "us",
@@ -582,29 +596,23 @@ static bool section_row(struct state *s, const char *line)
     return false;
 }
 
-int lmb_import3(const char *path, struct lmb_rs_file *f, char *err, size_t errlen)
+int lmb_import3(FILE *fp, const char *name, struct lmb_rs_file *f, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
     struct state s = { .f = f, .in_header = true, .bw_conflict = -1 };
-    char *line = NULL;
+    char *line = NULL, why[128];
     size_t cap = 0;
     ssize_t len;
     long lineno = 0;
 
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: cannot open", path);
-        return -1;
-    }
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    while ((len = lmb_input_line(fp, &line, &cap, LMB_INPUT_LINE_MAX, why, sizeof why)) >= 0) {
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' ||
                            line[len - 1] == ' ' || line[len - 1] == '\t'))
             line[--len] = '\0';
         if (memchr(line, '\0', (size_t)len) != NULL) {
             snprintf(err, errlen, "%s: line %ld: binary data: not an lmbench 3 results file",
-                     path, lineno);
+                     name, lineno);
             free(line);
-            fclose(fp);
             return -1;
         }
         if (len == 0) {
@@ -621,9 +629,16 @@ int lmb_import3(const char *path, struct lmb_rs_file *f, char *err, size_t errle
         lmb_rs_warn(f, "line %ld: not understood: %.100s", lineno, line);
     }
     free(line);
-    fclose(fp);
+    if (len == -2) {
+        snprintf(err, errlen, "%s: line %ld: %s", name, lineno + 1, why);
+        return -1;
+    }
+    if (ferror(fp)) {
+        snprintf(err, errlen, "%s: read error", name);
+        return -1;
+    }
     if (f->nrecs == 0 && f->nheader == 0) {
-        snprintf(err, errlen, "%s: no lmbench 3 header or results in this file", path);
+        snprintf(err, errlen, "%s: no lmbench 3 header or results in this file", name);
         return -1;
     }
     return 0;

@@ -3,10 +3,12 @@
  * `lmbench run`'s <host>.<n>.json), or a .jsonl file (a header line with tool,
  * run and host, then one record per line, as `lmbench run` appends them). Keys
  * this reader does not know are ignored, as doc/results-schema.md asks. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/input.h"
 #include "readers.h"
 
 #ifdef LMB_HAVE_JANSSON
@@ -237,16 +239,53 @@ static int read_header(json_t *doc, struct lmb_rs_file *f, char *err, size_t err
     return 0;
 }
 
-static int read_document(const char *path, struct lmb_rs_file *f, char *err, size_t errlen)
+/* json_load_callback's reader: fp, to at most LMB_INPUT_RESULTS_MAX bytes (a
+ * file that grows after it was opened is not read on for good). */
+struct bounded {
+    FILE *fp;
+    uint64_t left;
+    bool over;
+};
+
+static size_t read_bounded(void *buf, size_t len, void *arg)
+{
+    struct bounded *b = arg;
+    size_t got;
+
+    if (b->left == 0) {
+        if (fgetc(b->fp) != EOF) {
+            b->over = true;
+            return (size_t)-1;
+        }
+        return 0;
+    }
+    if (len > b->left)
+        len = (size_t)b->left;
+    got = fread(buf, 1, len, b->fp);
+    if (got == 0 && ferror(b->fp))
+        return (size_t)-1;
+    b->left -= got;
+    return got;
+}
+
+static int read_document(FILE *fp, const char *path, struct lmb_rs_file *f, char *err,
+                         size_t errlen)
 {
     json_error_t je;
-    json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je), *results, *r;
+    struct bounded in = { fp, LMB_INPUT_RESULTS_MAX, false };
+    json_t *doc = json_load_callback(read_bounded, &in, JSON_REJECT_DUPLICATES, &je), *results, *r;
     char why[256];
     size_t i;
     int rc = 0;
 
     if (doc == NULL) {
-        snprintf(err, errlen, "%s: line %d: %s", path, je.line, je.text);
+        if (in.over)
+            snprintf(err, errlen, "%s grew beyond the limit of %llu MiB while it was read", path,
+                     (unsigned long long)(LMB_INPUT_RESULTS_MAX >> 20));
+        else if (ferror(fp))
+            snprintf(err, errlen, "%s: read error", path);
+        else
+            snprintf(err, errlen, "%s: line %d: %s", path, je.line, je.text);
         return -1;
     }
     if (read_header(doc, f, why, sizeof why) != 0) {
@@ -271,9 +310,9 @@ static int read_document(const char *path, struct lmb_rs_file *f, char *err, siz
     return rc;
 }
 
-static int read_lines(const char *path, struct lmb_rs_file *f, char *err, size_t errlen)
+static int read_lines(FILE *fp, const char *path, struct lmb_rs_file *f, char *err,
+                      size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
     char *line = NULL, why[256];
     size_t cap = 0;
     ssize_t len;
@@ -281,18 +320,14 @@ static int read_lines(const char *path, struct lmb_rs_file *f, char *err, size_t
     bool header = false;
     int rc = 0;
 
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: cannot open", path);
-        return -1;
-    }
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    while ((len = lmb_input_line(fp, &line, &cap, LMB_INPUT_LINE_MAX, why, sizeof why)) >= 0) {
         json_error_t je;
         json_t *o;
 
         n++;
         if (len <= 1 && (len == 0 || line[0] == '\n'))
             continue;
-        o = json_loads(line, JSON_REJECT_DUPLICATES, &je);
+        o = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES, &je);
         if (o == NULL) {
             /* The last line of an interrupted run may be cut short: keep the rest. */
             int c = fgetc(fp);
@@ -331,7 +366,13 @@ static int read_lines(const char *path, struct lmb_rs_file *f, char *err, size_t
             break;
     }
     free(line);
-    fclose(fp);
+    if (len == -2) {
+        snprintf(err, errlen, "%s: line %ld: %s", path, n + 1, why);
+        rc = -1;
+    } else if (rc == 0 && ferror(fp)) {
+        snprintf(err, errlen, "%s: read error", path);
+        rc = -1;
+    }
     if (rc == 0 && !header) {
         snprintf(err, errlen, "%s: no header line", path);
         rc = -1;
@@ -339,20 +380,21 @@ static int read_lines(const char *path, struct lmb_rs_file *f, char *err, size_t
     return rc;
 }
 
-int lmb_rs_read_json(const char *path, struct lmb_rs_file *f, bool lines, char *err,
+int lmb_rs_read_json(FILE *fp, const char *name, struct lmb_rs_file *f, bool lines, char *err,
                      size_t errlen)
 {
-    return lines ? read_lines(path, f, err, errlen) : read_document(path, f, err, errlen);
+    return lines ? read_lines(fp, name, f, err, errlen) : read_document(fp, name, f, err, errlen);
 }
 
 #else
 
-int lmb_rs_read_json(const char *path, struct lmb_rs_file *f, bool lines, char *err,
+int lmb_rs_read_json(FILE *fp, const char *name, struct lmb_rs_file *f, bool lines, char *err,
                      size_t errlen)
 {
+    (void)fp;
     (void)f;
     (void)lines;
-    snprintf(err, errlen, "%s: skipped: built without jansson", path);
+    snprintf(err, errlen, "%s: skipped: built without jansson", name);
     return -2;
 }
 

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/input.h"
+#include "lib/text.h"
 #include "readers.h"
 
 char *lmb_rs_strdup(const char *s)
@@ -314,59 +316,69 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-int lmb_rs_sniff(const char *path)
+/* The format from the first bytes of fp (rewound after): 0 JSON, 1 JSONL
+ * (name ends in .jsonl), 2 raw, -1 none of them. */
+static int sniff_stream(FILE *fp, const char *name)
 {
-    FILE *fp = fopen(path, "r");
     char buf[64];
     size_t n, i = 0;
 
-    if (fp == NULL)
-        return -1;
     n = fread(buf, 1, sizeof buf - 1, fp);
-    fclose(fp);
     buf[n] = '\0';
+    if (ferror(fp) || fseek(fp, 0, SEEK_SET) != 0)
+        return -1;
     while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n' || buf[i] == '\r'))
         i++;
     if (i < n && buf[i] == '{')
-        return ends_with(path, ".jsonl") ? 1 : 0;
-    if (strncmp(buf + i, "[lmbench", 8) == 0)
+        return ends_with(name, ".jsonl") ? 1 : 0;
+    if (n - i >= 8 && memcmp(buf + i, "[lmbench", 8) == 0)
         return 2;
     return -1;
 }
 
-int lmb_rs_load(const char *path, struct lmb_rs_file *f, char *err, size_t errlen)
+int lmb_rs_sniff(const char *path)
 {
-    struct stat st;
+    char err[512];
+    FILE *fp = lmb_input_open(path, LMB_INPUT_RESULTS_MAX, err, sizeof err);
+    int kind;
+
+    if (fp == NULL)
+        return -1;
+    kind = sniff_stream(fp, path);
+    fclose(fp);
+    return kind;
+}
+
+int lmb_rs_load_stream(FILE *fp, const char *path, struct lmb_rs_file *f, char *err,
+                       size_t errlen)
+{
+    char q[256];
     int kind, rc;
 
     memset(f, 0, sizeof *f);
     f->cpus_online = -1;
-    if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        return -1;
-    }
-    kind = lmb_rs_sniff(path);
+    lmb_quote(path, q, sizeof q);
+    kind = sniff_stream(fp, path);
     f->path = lmb_rs_strdup(path);
     switch (kind) {
     case 0:
         f->format = LMB_RS_JSON;
-        rc = lmb_rs_read_json(path, f, false, err, errlen);
+        rc = lmb_rs_read_json(fp, q, f, false, err, errlen);
         break;
     case 1:
         f->format = LMB_RS_JSONL;
-        rc = lmb_rs_read_json(path, f, true, err, errlen);
+        rc = lmb_rs_read_json(fp, q, f, true, err, errlen);
         break;
     case 2:
         f->format = LMB_RS_RAW3;
-        rc = lmb_import3(path, f, err, errlen);
+        rc = lmb_import3(fp, q, f, err, errlen);
         break;
     default:
-        snprintf(err, errlen, "%s: not a results file (neither lmbench JSON nor an lmbench 3 "
-                 "raw results file)", path);
+        if (ferror(fp))
+            snprintf(err, errlen, "%s: read error", q);
+        else
+            snprintf(err, errlen, "%s: not a results file (neither lmbench JSON nor an "
+                     "lmbench 3 raw results file)", q);
         rc = -1;
     }
     if (rc != 0) {
@@ -376,6 +388,21 @@ int lmb_rs_load(const char *path, struct lmb_rs_file *f, char *err, size_t errle
     if (f->hostname == NULL)
         f->hostname = lmb_rs_strdup("unknown");
     return 0;
+}
+
+int lmb_rs_load(const char *path, struct lmb_rs_file *f, char *err, size_t errlen)
+{
+    FILE *fp = lmb_input_open(path, LMB_INPUT_RESULTS_MAX, err, errlen);
+    int rc;
+
+    if (fp == NULL) {
+        memset(f, 0, sizeof *f);
+        f->cpus_online = -1;
+        return -1;
+    }
+    rc = lmb_rs_load_stream(fp, path, f, err, errlen);
+    fclose(fp);
+    return rc;
 }
 
 /* --- directories ---------------------------------------------------------- */
@@ -434,7 +461,8 @@ static int scan_dir(const char *dir, struct pathlist *out, int depth, char *err,
     size_t n = 0, cap = 0;
 
     if (d == NULL) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        char q[256];
+        snprintf(err, errlen, "%s: %s", lmb_quote(dir, q, sizeof q), strerror(errno));
         return -1;
     }
     while ((e = readdir(d)) != NULL) {
@@ -459,7 +487,7 @@ static int scan_dir(const char *dir, struct pathlist *out, int depth, char *err,
             continue;
         if (S_ISDIR(st.st_mode)) {
             if (depth < 4 && scan_dir(path, out, depth + 1, err, errlen) != 0) {
-                for (size_t k = i; k < n; k++)
+                for (size_t k = 0; k < n; k++)
                     free(names[k]);
                 free(names);
                 return -1;
@@ -509,8 +537,11 @@ int lmb_rs_expand(int nargs, char **args, char ***out, char *err, size_t errlen)
     for (int i = 0; i < nargs; i++) {
         struct stat st;
 
+        char q[256];
+
+        lmb_quote(args[i], q, sizeof q);
         if (stat(args[i], &st) != 0) {
-            snprintf(err, errlen, "%s: %s", args[i], strerror(errno));
+            snprintf(err, errlen, "%s: %s", q, strerror(errno));
             lmb_rs_free_paths(l.v, l.n);
             return -1;
         }
@@ -521,7 +552,7 @@ int lmb_rs_expand(int nargs, char **args, char ***out, char *err, size_t errlen)
                 return -1;
             }
             if (l.n == before) {
-                snprintf(err, errlen, "%s: no results files in this directory", args[i]);
+                snprintf(err, errlen, "%s: no results files in this directory", q);
                 lmb_rs_free_paths(l.v, l.n);
                 return -1;
             }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum lmb_rs_format {
     LMB_RS_JSON,       /* one lmbench-results document */
@@ -120,6 +121,13 @@ struct lmb_rs_file {
  * JSON and this build has no jansson ("built without jansson" in err). */
 int lmb_rs_load(const char *path, struct lmb_rs_file *f, char *err, size_t errlen);
 void lmb_rs_free(struct lmb_rs_file *f);
+
+/* lmb_rs_load() on a stream already open (lmb_input_open's, or fmemopen's for a
+ * buffer) that can seek back to its start; path names it in f and in messages,
+ * and its .jsonl suffix chooses JSONL. Reads within the limits of
+ * lib/input.h. The caller closes fp. */
+int lmb_rs_load_stream(FILE *fp, const char *path, struct lmb_rs_file *f, char *err,
+                       size_t errlen);
 
 /* Which format a file looks like from its first bytes: 0 JSON, 1 JSONL, 2 raw,
  * -1 none of them. */

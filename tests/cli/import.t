@@ -75,4 +75,25 @@ is "$RC" 1 "-o into a missing directory: exit 1"
 "$LMBENCH" import "$RAW3" >/dev/full 2>"$T/err"
 is "$?" 1 "import >/dev/full: exit 1"
 
+# Hostile inputs (issue 15): a raw line cut short before its sscanf's %n is a
+# line not understood, never a crash; a FIFO is refused at once, as such; an
+# unreadable file says so (as another user: root reads everything).
+printf '[lmbench3.0 results for Linux x 6.1]\n[HOSTNAME: x]\ntlb: 31 pa\nL1 cache: 1 bytes 2 nanoseconds 3 linesize 4 par\n' >"$T/cut3"
+run "$LMBENCH" import "$T/cut3"
+is "$RC" 0 "import of raw lines cut short: exit 0, no crash"
+mkfifo "$T/fifo"
+run "$LMBENCH" import "$T/fifo"
+ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q 'fifo is a FIFO, not a regular file'; echo $?) \
+    "import of a FIFO: refused at once, said"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 711 "$T"
+    cp "$RAW3" "$T/secret"
+    chmod 600 "$T/secret"
+    run setpriv --reuid=65534 --regid=65534 --clear-groups "$LMBENCH" import "$T/secret"
+    ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q 'secret: Permission denied'; echo $?) \
+        "import of an unreadable file: 'Permission denied'"
+else
+    skip "import of an unreadable file: needs root (to read as another user) and setpriv"
+fi
+
 done_testing

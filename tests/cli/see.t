@@ -213,4 +213,68 @@ rc=$?
 ok $([ "$rc" = 1 ] && grep -q '^lmbench see: cannot write' "$T/err"; echo $?) \
     "see >/dev/full: exit 1 with a message"
 
+# --- hostile files (issue 15): no crash, bounded input, the reason said ------------------
+
+# Lines whose sscanf literal stops before its %n (lmbench 3 lines cut short):
+# read as lines not understood, never a crash.
+for l in 'tlb: 31 pa' 'Avg xfer: 1KB, 2KB in 3 millisecs, 4 MB' \
+    'L1 cache: 32768 bytes 1.00 nanoseconds 64 linesize 1.0 par' \
+    'Memory latency: 80 nanoseconds 5 par' 'integer mul parallelism: 3x' \
+    '"stride=128x' '"size=0k ovr=1.5 x'; do
+    printf '[lmbench3.0 results for Linux x 6.1]\n[HOSTNAME: x]\n%s\n' "$l" >"$T/cut3"
+    run "$LMBENCH" see "$T/cut3"
+    is "$RC" 0 "an lmbench 3 line cut short ('$l'): exit 0, no crash"
+done
+
+mkfifo "$T/fifo"
+run "$LMBENCH" see "$T/fifo" "$RAW3"
+ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "fifo is a FIFO, not a regular file" &&
+     printf '%s\n' "$OUT" | grep -q '^vm '; echo $?) \
+    "a FIFO: refused at once as a FIFO, the other rows shown"
+run "$LMBENCH" see /dev/zero
+ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "/dev/zero is a character device"; echo $?) \
+    "/dev/zero: refused at once as a character device"
+# A sparse file above the 256 MiB limit: refused by its size, not read.
+printf '[lmbench3.0 results for Linux x]\n' >"$T/big"
+truncate -s 300M "$T/big"
+run "$LMBENCH" see "$T/big"
+ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "big is 300.0 MiB; the limit for this file is 256.0 MiB"; echo $?) \
+    "a 300 MiB results file: refused, its size and the limit said"
+# A line above the 16 MiB line limit, in a raw file and in a JSONL file.
+{ printf '[lmbench3.0 results for Linux x]\n'; head -c 17000000 /dev/zero | tr '\0' a; echo; } >"$T/long3"
+run "$LMBENCH" see "$T/long3"
+ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "long3: line 2: a line is longer than"; echo $?) \
+    "a raw file with a 17 MB line: exit 1, the line and the limit said"
+{ printf '{"schema": "lmbench-results", "schema_version": 1}\n{"x": "'; head -c 17000000 /dev/zero | tr '\0' a; echo '"}'; } >"$T/long.jsonl"
+run "$LMBENCH" see "$T/long.jsonl"
+ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "long.jsonl: line 2: a line is longer than"; echo $?) \
+    "a JSONL file with a 17 MB line: exit 1, the line and the limit said"
+
+# As another user (we are root: root reads everything): an unreadable file says
+# so, and an unreadable directory met in a search is said without a leak
+# (LeakSanitizer in the sanitized build).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 711 "$T"
+    mkdir -p "$T/pub/tree/b"
+    cp "$RAW3" "$T/pub/secret"
+    cp "$RAW3" "$T/pub/tree/a"
+    cp "$RAW3" "$T/pub/tree/c"
+    chmod 600 "$T/pub/secret"
+    chmod 700 "$T/pub/tree/b"
+    chmod -R a+rX "$T/pub/tree/a" "$T/pub/tree/c"
+    chmod 755 "$T/pub" "$T/pub/tree"
+    run setpriv --reuid=65534 --regid=65534 --clear-groups "$LMBENCH" see "$T/pub/secret"
+    ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "secret: Permission denied"; echo $?) \
+        "an unreadable file: 'Permission denied', not 'not a results file'"
+    [ "$RC" = 1 ] || diag_text "stderr" "$ERR"
+    run setpriv --reuid=65534 --regid=65534 --clear-groups "$LMBENCH" see "$T/pub/tree"
+    ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "tree/b: Permission denied" &&
+         ! printf '%s\n' "$ERR" | grep -q 'LeakSanitizer'; echo $?) \
+        "an unreadable directory in a search: said, exit 1, nothing leaked"
+    [ "$RC" = 1 ] || diag_text "stderr" "$ERR"
+else
+    skip "unreadable files: needs root (to read as another user) and setpriv"
+    skip "unreadable directory: needs root and setpriv"
+fi
+
 done_testing
