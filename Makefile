@@ -256,12 +256,19 @@ FUZZ_SECONDS ?= 10
 FUZZ_FLAGS = $(LMB_CPPFLAGS) $(TIRPC_LINKED_CFLAGS) -g -O1 -fsanitize=fuzzer,address,undefined
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(sort $(wildcard tests/fuzz/fuzz_*.c) \
                   $(wildcard tests/fuzz/read_*.c)))
-$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(LIB_SRCS) $(B)/gen/version.h
+# The library and suite sources are compiled once for all targets.
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_SUITE_OBJS := $(SUITE_LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_SUITE_OBJS)
+$(B)/fuzz/obj/%.o: %.c $(B)/gen/version.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) $(LIBS) $(TIRPC_LINKED_LIBS)
-$(B)/fuzz/read_%: tests/fuzz/read_%.c $(SUITE_LIB_SRCS) $(LIB_SRCS) $(B)/gen/version.h
+	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c src/bench/%.c $(FUZZ_LIB_OBJS) $(B)/gen/version.h
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(SUITE_LIB_SRCS) $(LIB_SRCS) $(LIBS) $(TIRPC_LINKED_LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_LIB_OBJS) $(LIBS) $(TIRPC_LINKED_LIBS)
+$(B)/fuzz/read_%: tests/fuzz/read_%.c $(FUZZ_SUITE_OBJS) $(FUZZ_LIB_OBJS) $(B)/gen/version.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SUITE_OBJS) $(FUZZ_LIB_OBJS) $(LIBS) $(TIRPC_LINKED_LIBS)
 fuzz: $(FUZZ_TARGETS)
 	@for t in $(FUZZ_TARGETS); do \
 		n=$${t##*/}; c=$(B)/fuzz/corpus-$$n; \
