@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/calibrate.h"
+#include "lib/input.h"
 #include "lib/sched.h"
 #include "lib/sizes.h"
 #include "lib/sysinfo.h"
@@ -227,13 +228,34 @@ int lmb_sconf_set(struct lmb_sconf *c, const char *key, const char *v, char *err
 
 /* --- reading a config file: a shell fragment of assignments ----------------- */
 
+/* The file's path for a message: control bytes and DEL as \xNN, so that a name
+ * sends no escape code to a terminal; whole, unless buf is full. */
+static const char *show_path(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+
+    for (; *s && o + 5 < len; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch == 0x7f)
+            o += (size_t)snprintf(buf + o, len - o, "\\x%02x", ch);
+        else
+            buf[o++] = (char)ch;
+    }
+    if (*s && o + 4 <= len) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 struct var {
     char *name, *value;
 };
 
 struct reader {
     struct lmb_sconf *c;
-    const char *path;
+    char path[sizeof ((struct lmb_sconf *)0)->source * 2];   /* escaped, for messages */
     long n;                    /* the line */
     char errs[2048];           /* the problems, "; "-separated */
     size_t elen;
@@ -427,6 +449,12 @@ static void rd_assign(struct reader *r, const char *key, const char *value)
     char why[300];
     int rc;
 
+    /* The file's bytes are text; a value made of $KEY of the environment is too. */
+    for (const char *p = value; *p; p++)
+        if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f) {
+            rd_err(r, "%s: a control character (\\x%02x) in its value", key, (unsigned char)*p);
+            return;
+        }
     if (rd_remember(r, key, value) != 0) {
         rd_err(r, "out of memory");
         return;
@@ -561,28 +589,58 @@ static void rd_switches(struct reader *r)
     }
 }
 
+/* The first byte of line[0, len) that is not text: a control character other
+ * than a tab (a NUL included), or DEL; -1 when there is none. */
+static long not_text(const char *line, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)line[i];
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+            return (long)i;
+    }
+    return -1;
+}
+
 int lmb_sconf_read(struct lmb_sconf *c, const char *path, char *err, size_t errlen)
 {
-    struct reader r = { .c = c, .path = path };
-    FILE *fp = fopen(path, "r");
-    char *line = NULL;
+    struct reader r = { .c = c };
+    FILE *fp;
+    char *line = NULL, why[300];
     size_t cap = 0;
     ssize_t len;
+    long bad;
     bool bad_read;
 
-    if (fp == NULL) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    show_path(path, r.path, sizeof r.path);
+    if (strlen(path) >= sizeof c->source) {
+        snprintf(err, errlen, "%s: the path is too long (%zu bytes; at most %zu)", r.path,
+                 strlen(path), sizeof c->source - 1);
         return -1;
     }
+    /* A regular file, of a config's size: /dev/zero or a FIFO is refused at once. */
+    fp = lmb_input_open(path, LMB_INPUT_CONFIG_MAX, err, errlen);
+    if (fp == NULL)
+        return -1;
     snprintf(c->source, sizeof c->source, "%s", path);
     c->used[0] = c->ignored[0] = '\0';
-    while ((len = getline(&line, &cap, fp)) >= 0) {
+    while ((len = lmb_input_line(fp, &line, &cap, LMB_SCONF_LINE_MAX, why, sizeof why)) != -1) {
         r.n++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if ((size_t)len != strlen(line)) {
-            rd_err(&r, "a NUL byte: not a text file");
+        if (len == -2) {
+            rd_err(&r, "%s", why);
             break;
+        }
+        while (len > 0 && line[len - 1] == '\n')
+            line[--len] = '\0';
+        if (len > 0 && line[len - 1] == '\r')   /* a CRLF line end */
+            line[--len] = '\0';
+        if ((bad = not_text(line, (size_t)len)) >= 0) {
+            if (line[bad] == '\0') {
+                rd_err(&r, "a NUL byte: not a text file");
+                break;
+            }
+            rd_err(&r, "a control character (\\x%02x) at column %ld: not text",
+                   (unsigned char)line[bad], bad + 1);
+            continue;
         }
         rd_line(&r, line);
     }
@@ -595,7 +653,7 @@ int lmb_sconf_read(struct lmb_sconf *c, const char *path, char *err, size_t errl
     }
     free(r.v);
     if (bad_read) {
-        snprintf(err, errlen, "%s: read error", path);
+        snprintf(err, errlen, "%s: read error", r.path);
         return -1;
     }
     if (r.nerr > 0) {
@@ -611,16 +669,21 @@ int lmb_sconf_read(struct lmb_sconf *c, const char *path, char *err, size_t errl
 
 void lmb_sconf_report(const struct lmb_sconf *c, const char *prog, FILE *f)
 {
+    char p[sizeof c->source * 2];
+
     if (c->source[0] && c->ignored[0])
-        fprintf(f, "%s: %s: ignored (no equivalent): %s\n", prog, c->source, c->ignored);
+        fprintf(f, "%s: %s: ignored (no equivalent): %s\n", prog,
+                show_path(c->source, p, sizeof p), c->ignored);
 }
 
 /* "FILE:LINE: " for a key whose value came from the config file, else "". */
 static const char *from(const struct lmb_sconf *c, int k, char *buf, size_t len)
 {
+    char p[sizeof c->source * 2];
+
     if (c->line[k] == 0 || c->source[0] == '\0')
         return "";
-    snprintf(buf, len, "%s:%u: ", c->source, c->line[k]);
+    snprintf(buf, len, "%s:%u: ", show_path(c->source, p, sizeof p), c->line[k]);
     return buf;
 }
 
@@ -628,7 +691,7 @@ int lmb_sconf_check(const struct lmb_sconf *c, char *err, size_t errlen)
 {
     struct lmb_sched s;
     struct stat st;
-    char why[300], at[1100];
+    char why[300], at[sizeof c->source * 2 + 32];
 
     if (lmb_sched_setup(&s, c->sched, c->cpus[0] ? c->cpus : NULL, why, sizeof why) != 0) {
         snprintf(err, errlen, "%splacement: %s", from(c, LMB_SCL_SCHED, at, sizeof at), why);
@@ -744,8 +807,17 @@ int lmb_sconf_write(const struct lmb_sconf *c, FILE *f, const char *comment)
     put(f, "ENOUGH", c->enough, false);
     if (c->repetitions)
         fprintf(f, "REPETITIONS=%u\n", c->repetitions);
-    if (c->timeout_s > 0)
-        fprintf(f, "TIMEOUT=%g\n", c->timeout_s);
+    if (c->timeout_s > 0) {
+        /* The shortest plain decimal (TIMEOUT has no exponent) that reads back
+         * as the same number. */
+        char t[400];
+        for (int prec = 0; prec <= 340; prec++) {
+            snprintf(t, sizeof t, "%.*f", prec, c->timeout_s);
+            if (strtod(t, NULL) == c->timeout_s)
+                break;
+        }
+        fprintf(f, "TIMEOUT=%s\n", t);
+    }
     return fflush(f) != 0 || ferror(f) ? -1 : 0;
 }
 

@@ -43,6 +43,10 @@ struct lmb_sconf {
 
 #define LMB_PROFILES "quick, default or full"
 
+/* The longest line of a config file, in bytes (its size is at most
+ * LMB_INPUT_CONFIG_MAX, lib/input.h: 1 MiB). */
+#define LMB_SCONF_LINE_MAX 65536
+
 void lmb_sconf_defaults(struct lmb_sconf *c);
 
 /* Sets KEY to VALUE (quotes around VALUE already removed). Returns 0; 1 when the
@@ -56,6 +60,9 @@ int lmb_sconf_set(struct lmb_sconf *c, const char *key, const char *value, char 
  * KEY=VALUE assignments (several on a line, `;` between them, `export` before
  * them or alone), values quoted as the shell does ('...', "...", \), $KEY and
  * ${KEY} of keys set before (or of the environment), # comments, blank lines.
+ * The file must be a regular file of at most 1 MiB (LMB_INPUT_CONFIG_MAX) with
+ * lines of at most LMB_SCONF_LINE_MAX bytes, text: a control character other
+ * than a tab (or a CR before the newline) is an error naming its line.
  * lmbench 3's keys without an equivalent are kept in c->ignored; what was used
  * in c->used. When the file sets BENCHMARK_OS and not BENCHMARK_NETWORK, the
  * network group follows BENCHMARK_OS (lmbench 3 counted the network benchmarks

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "lib/command.h"
+#include "lib/sched.h"
+#include "lib/sizes.h"
 #include "run.h"
 #include "util.h"
 
@@ -79,6 +81,12 @@ static int groups(struct lmb_run_args *a, const char *v)
     char g[128], *t, *save = NULL;
     bool hw = false, os = false, net = false;
 
+    if (*v == '\0')
+        return bad("--groups: empty list (expected hardware, os or network, ','-separated)");
+    if (strlen(v) >= sizeof g)
+        return bad("--groups: the list is too long (%zu bytes)", strlen(v));
+    if (v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,") != NULL)
+        return bad("--groups: an empty name in '%s'", lmb_quote_arg(v));
     snprintf(g, sizeof g, "%s", v);
     for (t = strtok_r(g, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (strcmp(t, "hardware") == 0)
@@ -108,6 +116,42 @@ static const struct {
     { "--timeout", "TIMEOUT" },
 };
 
+/* An option's value checked as the setting KEY would take it, so that a mistake
+ * is named by the option (not the config key) and an empty value, which a
+ * config file reads as "the default", is refused as the benchmarks refuse it.
+ * 0 or a usage error. */
+static int check_setting(const char *opt, const char *key, const char *v)
+{
+    struct lmb_sconf scratch;
+    char why[400];
+    const char *m = why;
+    size_t k = strlen(key);
+
+    if (*v == '\0') {
+        if (strcmp(key, "CPUS") == 0)
+            return bad("%s: empty CPU list", opt);
+        if (strcmp(key, "SYNC_MAX") == 0 || strcmp(key, "REPETITIONS") == 0 ||
+            strcmp(key, "MB") == 0 || strcmp(key, "ENOUGH") == 0 || strcmp(key, "TIMEOUT") == 0)
+            return bad("%s: empty number", opt);
+        return bad("%s: empty value", opt);
+    }
+    if (strcmp(key, "CPUS") == 0) {
+        /* The benchmarks' parser and message. */
+        int cpus[LMB_MAX_CPUS], n;
+        if (lmb_parse_cpulist(v, cpus, LMB_MAX_CPUS, &n, why, sizeof why) != 0)
+            return bad("%s: %s", opt, why);
+    }
+    lmb_sconf_defaults(&scratch);
+    if (lmb_sconf_set(&scratch, key, v, why, sizeof why) < 0) {
+        if (strncmp(why, key, k) == 0 && why[k] == ':' && why[k + 1] == ' ')
+            m = why + k + 2;
+        else if (strncmp(why, key, k) == 0 && why[k] == '=')
+            m = why + k + 1;
+        return bad("%s: %s", opt, m);
+    }
+    return 0;
+}
+
 int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv)
 {
     const char *v;
@@ -134,23 +178,42 @@ int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv)
             if (i + 1 >= argc)
                 return bad("option %s needs a value", arg);
             v = argv[++i];
-            if (arg[1] == 'c')
+            if (arg[1] == 'c') {
+                if (*v == '\0')
+                    return bad("-c: empty file name");
                 a->cfile = v;
-            else if (arg[1] == 'o')
+            } else if (arg[1] == 'o') {
+                if (*v == '\0')
+                    return bad("-o: empty directory name");
+                if (strlen(v) >= sizeof r->outdir)
+                    return bad("-o: the path is too long (%zu bytes; at most %zu)", strlen(v),
+                               sizeof r->outdir - 1);
                 snprintf(r->outdir, sizeof r->outdir, "%s", v);
-            else
+            } else {
                 key = arg[1] == 'P' ? "SYNC_MAX" : "REPETITIONS";
+                if (check_setting(arg, key, v) != 0)
+                    return 2;
+            }
             matched = true;
         }
         for (size_t k = 0; !matched && k < sizeof setting_opts / sizeof setting_opts[0]; k++)
             if ((x = lmb_long_opt(argc, argv, &i, setting_opts[k].opt, &v)) != 0) {
                 key = setting_opts[k].key;
                 matched = true;
+                if (x > 0 && check_setting(setting_opts[k].opt, key, v) != 0)
+                    return 2;
             }
         if (matched) {
             /* done */
         } else if ((x = lmb_long_opt(argc, argv, &i, "--remote", &v)) != 0) {
             if (x > 0) {
+                if (*v == '\0')
+                    return bad("--remote: empty host name");
+                if (strpbrk(v, " \t") != NULL)
+                    return bad("--remote: '%s' is not one host name (give --remote once per host)",
+                               lmb_quote_arg(v));
+                if (check_setting("--remote", "REMOTE", v) != 0)
+                    return 2;
                 if (strlen(a->remotes) + strlen(v) + 2 >= sizeof a->remotes)
                     return bad("--remote: too many hosts");
                 strcat(a->remotes, a->remotes[0] ? " " : "");
@@ -162,23 +225,22 @@ int lmb_run_parse(struct run *r, struct lmb_run_args *a, int argc, char **argv)
             if (x > 0 && groups(a, v) != 0)
                 return 2;
         } else if ((x = lmb_long_opt(argc, argv, &i, "--launches", &v)) != 0) {
-            char *end;
-            long k;
+            uint64_t k;
+            char why[200];
             if (x > 0) {
-                errno = 0;
-                k = strtol(v, &end, 10);
-                if (errno || end == v || *end || k < 1 || k > 100)
-                    return bad("--launches: '%s' is not a number from 1 to 100", lmb_quote_arg(v));
+                /* The benchmarks' parser: digits only, 1 to 100. */
+                if (lmb_parse_uint(v, 1, 100, &k, why, sizeof why) != 0)
+                    return bad("--launches: %s", why);
                 r->opts.launches = (unsigned)k;
                 a->suite_opts = true;
             }
         } else if ((x = lmb_long_opt(argc, argv, &i, "--disturbed", &v)) != 0) {
-            char *end;
             double pct;
+            char why[200];
             if (x > 0) {
-                errno = 0;
-                pct = strtod(v, &end);
-                if (errno || end == v || *end || !(pct >= 0 && pct <= 100))
+                if (lmb_parse_nonneg_double(v, &pct, why, sizeof why) != 0)
+                    return bad("--disturbed: %s", why);
+                if (pct > 100)
                     return bad("--disturbed: '%s' is not a percentage from 0 to 100",
                                lmb_quote_arg(v));
                 r->opts.disturbed_pct = pct;

@@ -3,7 +3,8 @@
  * lmbench 3's config-run wrote (quotes, export, ;, $KEY), every problem of a
  * file in one message, lmbench 3's group and per-benchmark switches, the file
  * written by lmbench config read back unchanged, and the run record's keys
- * read back by --resume. */
+ * read back by --resume; and the reader's bounds: regular files only, 1 MiB,
+ * lines of 64 KiB, text (a control character is an error naming its line). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -38,6 +40,24 @@ static int read_text(struct lmb_sconf *c, const char *text, char *err, size_t er
     int rc;
 
     write_file(path, sizeof path, text);
+    lmb_sconf_defaults(c);
+    err[0] = '\0';
+    rc = lmb_sconf_read(c, path, err, errlen);
+    unlink(path);
+    return rc;
+}
+
+/* As read_text, with len bytes of data (NULs and all). */
+static int read_bytes(struct lmb_sconf *c, const char *data, size_t len, char *err, size_t errlen)
+{
+    char path[512];
+    int fd, rc;
+
+    snprintf(path, sizeof path, "%s/runconf.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, len), (ssize_t)len);
+    assert_int_equal(close(fd), 0);
     lmb_sconf_defaults(c);
     err[0] = '\0';
     rc = lmb_sconf_read(c, path, err, errlen);
@@ -223,6 +243,78 @@ static void test_json_round_trip(void **state)
 #endif
 }
 
+static void test_bounds(void **state)
+{
+    struct lmb_sconf c;
+    char err[1000], dir[512], fifo[600];
+    size_t n = LMB_SCONF_LINE_MAX + 10;
+    char *big = malloc(n);
+
+    (void)state;
+    assert_non_null(big);
+    /* Not regular files: refused at once (a FIFO without a writer is not waited on). */
+    lmb_sconf_defaults(&c);
+    assert_int_equal(lmb_sconf_read(&c, "/dev/zero", err, sizeof err), -1);
+    assert_string_equal(err, "/dev/zero is a character device, not a regular file");
+    snprintf(dir, sizeof dir, "%s/runconf.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(lmb_sconf_read(&c, fifo, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/fifo is a FIFO, not a regular file"));
+    unlink(fifo);
+    assert_int_equal(lmb_sconf_read(&c, dir, err, sizeof err), -1);
+    assert_non_null(strstr(err, " is a directory, not a regular file"));
+    rmdir(dir);
+    /* A line over the limit, after a good one: named with its line. */
+    memcpy(big, "MB=1\n#", 6);
+    memset(big + 6, 'x', n - 7);
+    big[n - 1] = '\n';
+    assert_int_equal(read_bytes(&c, big, n, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":2: a line is longer than 65536 bytes"));
+    /* Exactly at the limit (the newline included): read. */
+    assert_int_equal(read_bytes(&c, big + 5, LMB_SCONF_LINE_MAX, err, sizeof err), 0);
+    free(big);
+    /* Text only: a NUL or another control character names its line; a tab and
+     * a CRLF line end are text. */
+    assert_int_equal(read_bytes(&c, "PROFILE=quick\nMB=6\0 4\n", sizeof "PROFILE=quick\nMB=6\0 4\n" - 1, err,
+                                sizeof err), -1);
+    assert_non_null(strstr(err, ":2: a NUL byte"));
+    assert_int_equal(read_text(&c, "MB=1\nFSDIR=/tmp\x01\nFILE=/tmp/a\x1b[2J\n", err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, ":2: a control character (\\x01) at column 11"));
+    assert_non_null(strstr(err, ":3: a control character (\\x1b) at column 12"));
+    assert_int_equal(read_text(&c, "MB=1\rMB=2\n", err, sizeof err), -1);
+    assert_non_null(strstr(err, ":1: a control character (\\x0d) at column 5"));
+    assert_int_equal(read_text(&c, "MB=3\t# tab\r\nPROFILE=quick\r\n", err, sizeof err), 0);
+    assert_int_equal((int)c.mb, 3);
+    assert_string_equal(c.profile, "quick");
+}
+
+static void test_escaped_name(void **state)
+{
+    struct lmb_sconf c;
+    char err[1000], path[512];
+    FILE *f;
+
+    (void)state;
+    snprintf(path, sizeof path, "%s/runconf.\x1b[2J.XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    {
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        f = fdopen(fd, "w");
+        assert_non_null(f);
+    }
+    fputs("MB=abc\n", f);
+    assert_int_equal(fclose(f), 0);
+    lmb_sconf_defaults(&c);
+    assert_int_equal(lmb_sconf_read(&c, path, err, sizeof err), -1);
+    assert_null(strchr(err, '\x1b'));
+    assert_non_null(strstr(err, "runconf.\\x1b[2J."));
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +323,8 @@ int main(void)
         cmocka_unit_test(test_switches),
         cmocka_unit_test(test_write_read_back),
         cmocka_unit_test(test_json_round_trip),
+        cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_escaped_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
