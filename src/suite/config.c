@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/cleanup.h"
+#include "lib/input.h"
 #include "lib/mem.h"
 #include "lib/outfile.h"
 #include "lib/sysinfo.h"
@@ -44,11 +45,58 @@ struct asker {
     FILE *q;           /* where the questions go: stdout, or stderr with -o - */
 };
 
+/* The longest answer, in bytes (the newline not counted). */
+#define ANSWER_MAX 1023
+/* Bytes of an overlong answer line dropped before stdin is taken as ended. */
+#define ANSWER_DROP_MAX 65536
+
+/* Reads one answer line from stdin into *line (NUL-terminated, without its line
+ * end). 0; -1 at the end of input; 1 refused (too long, or not text: said on
+ * a->q), the rest of an overlong line dropped. */
+static int read_answer(struct asker *a, char **line, size_t *cap)
+{
+    char why[100];
+    ssize_t n = lmb_input_line(stdin, line, cap, ANSWER_MAX + 1, why, sizeof why);
+    int ch = 0;
+
+    if (n == -1)
+        return -1;
+    if (n == -2) {
+        for (size_t k = 0; k < ANSWER_DROP_MAX && (ch = getchar()) != EOF && ch != '\n'; k++)
+            ;
+        fprintf(a->q, "%s  an answer has at most %d bytes\n", a->echo ? "\n" : "", ANSWER_MAX);
+        if (ch != '\n') {
+            /* /dev/zero or a file of one endless line: not answers. */
+            fprintf(a->q, "  standard input is not lines of answers: the rest take their "
+                          "defaults\n");
+            return -1;
+        }
+        return 1;
+    }
+    while (n > 0 && ((*line)[n - 1] == '\n' || (*line)[n - 1] == '\r'))
+        (*line)[--n] = '\0';
+    if (n > ANSWER_MAX) {   /* the last line, without a newline */
+        fprintf(a->q, "%s  an answer has at most %d bytes\n", a->echo ? "\n" : "", ANSWER_MAX);
+        return 1;
+    }
+    for (ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)(*line)[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            fprintf(a->q, "%s  an answer is text: a control character (\\x%02x)\n",
+                    a->echo ? "\n" : "", c);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Asks one question; the answer (or the default) goes into ans. */
 static void ask(struct asker *a, const char *intro, const char *question, const char *def,
                 char *ans, size_t len)
 {
-    char line[1024];
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 1;
 
     if (a->quiet) {
         snprintf(ans, len, "%s", def);
@@ -56,15 +104,20 @@ static void ask(struct asker *a, const char *intro, const char *question, const 
     }
     if (intro)
         fprintf(a->q, "\n%s\n", intro);
-    fprintf(a->q, "%s [%s]: ", question, def);
-    fflush(a->q);
-    if (a->eof || fgets(line, sizeof line, stdin) == NULL) {
-        a->eof = true;
+    /* An answer refused as it was read is asked again, at most 5 times. */
+    for (int tries = 0; tries < 5 && rc == 1; tries++) {
+        fprintf(a->q, "%s [%s]: ", question, def);
+        fflush(a->q);
+        rc = a->eof ? -1 : read_answer(a, &line, &cap);
+        if (rc < 0)
+            a->eof = true;
+    }
+    if (rc != 0) {
+        free(line);
         snprintf(ans, len, "%s", def);
         fprintf(a->q, "%s\n", def);
         return;
     }
-    line[strcspn(line, "\r\n")] = '\0';
     {
         char *p = line, *e;
         while (*p == ' ' || *p == '\t')
@@ -74,6 +127,7 @@ static void ask(struct asker *a, const char *intro, const char *question, const 
             *--e = '\0';
         snprintf(ans, len, "%s", *p ? p : def);
     }
+    free(line);
     if (a->echo)
         fprintf(a->q, "%s\n", ans);
 }

@@ -108,4 +108,27 @@ run "$LMBENCH" config --defaults -o "$T/nodir/x.conf"
 is "$RC" 1 "-o into a missing directory: exit status 1"
 check "no temporary file left" sh -c "! ls '$T' | grep -q '\\.tmp\$'"
 
+# --- answers are bounded lines of text (issue 15) ----------------------------------
+# A NUL in an answer: refused (was read as the bytes before it: MB=6).
+printf '\n\n\n6\0004\n' | "$LMBENCH" config -o "$T/nul.conf" >"$T/out" 2>"$T/err"
+like "$(cat "$T/out")" 'an answer is text: a control character \(\\x00\)' "a NUL in an answer: refused, said"
+unlike "$(cat "$T/nul.conf")" '^MB=6$' "... never read as the bytes before it"
+# An answer line over 1023 bytes: refused whole, its tail not taken as the next answer.
+printf '%1030sfull\nquick\n' '' | "$LMBENCH" config -o "$T/long.conf" >"$T/out" 2>"$T/err"
+like "$(cat "$T/out")" 'an answer has at most 1023 bytes' "an answer of 1034 bytes: refused, said"
+like "$(cat "$T/long.conf")" '^PROFILE=quick$' "... and the question asked again (the next line answers it)"
+# An answer with an escape code (a directory that exists): refused, so that
+# the file written is one run -c reads.
+ESCDIR="$T/$(printf 'e\033x')"
+mkdir "$ESCDIR"
+printf '\n\n\n\n%s\n' "$ESCDIR" | "$LMBENCH" config -o "$T/esc.conf" >"$T/out" 2>"$T/err"
+like "$(cat "$T/out")" 'an answer is text: a control character \(\\x1b\)' "an escape in FSDIR's answer: refused"
+run "$LMBENCH" run -c "$T/esc.conf" --list
+is "$RC" 0 "... and the file written is read by lmbench run -c"
+# /dev/zero on stdin: no lines, no answers; the defaults, at once.
+timeout 20 "$LMBENCH" config -o "$T/zero.conf" </dev/zero >"$T/out" 2>"$T/err"
+is "$?" 0 "stdin /dev/zero: exit status 0"
+like "$(cat "$T/out")" 'standard input is not lines of answers' "... says stdin is not answers"
+is "$(grep -v '^#' "$T/zero.conf")" "$(grep -v '^#' "$T/d.conf")" "... and writes the defaults"
+
 done_testing
