@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/input.h"
 #include "lib/outfile.h"
 #include "lib/text.h"
 #include "run.h"
@@ -871,8 +872,16 @@ int lmb_run_open_files(struct run *r)
 /* Whether a run's .json says it was interrupted. */
 static bool interrupted_doc(const char *path)
 {
-    json_t *d = json_load_file(path, 0, NULL);
-    const char *st = json_string_value(json_object_get(json_object_get(d, "run"), "status"));
+    struct stat sb;
+    json_t *d;
+    const char *st;
+
+    /* Only a regular file of a sane size is read (a FIFO would block). */
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        (uint64_t)sb.st_size > LMB_INPUT_RESULTS_MAX)
+        return false;
+    d = json_load_file(path, 0, NULL);
+    st = json_string_value(json_object_get(json_object_get(d, "run"), "status"));
     bool yes = st != NULL && strcmp(st, "interrupted") == 0;
 
     json_decref(d);
@@ -914,7 +923,19 @@ int lmb_run_resume_load(struct run *r, char *err, size_t errlen)
         snprintf(err, errlen, "%.300s: %s", path, strerror(errno));
         return -1;
     }
-    while ((len = getline(&line, &cap, f)) >= 0) {
+    {
+        /* The run's own file, but read as outside data: a regular file of
+         * bounded size, lines of bounded length. */
+        struct stat sb;
+        if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) ||
+            (uint64_t)sb.st_size > LMB_INPUT_RESULTS_MAX) {
+            snprintf(err, errlen, "%.300s: not a regular file of at most %llu MiB", path,
+                     (unsigned long long)(LMB_INPUT_RESULTS_MAX >> 20));
+            fclose(f);
+            return -1;
+        }
+    }
+    while ((len = lmb_input_line(f, &line, &cap, LMB_INPUT_LINE_MAX, err, errlen)) >= 0) {
         json_t *o;
         lineno++;
         if (len == 0 || line[len - 1] != '\n')

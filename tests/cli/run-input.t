@@ -121,6 +121,20 @@ LONG=$(printf 'd%.0s' $(seq 3000))
 verb_usage_error run -o "$T/$LONG" --list
 like "$(printf '%s\n' "$ERR" | sed -n 1p)" '^lmbench run: -o: .{0,300}too long' \
     "-o with a 3000-byte path: refused, not cut, and not echoed whole"
+# --resume reads the run's .jsonl as outside data too: a FIFO or a link to
+# /dev/zero put in its place is refused at once (a FIFO blocked for good).
+mkdir "$T/res" || exit 1
+HOSTN=$(uname -n)
+mkfifo "$T/res/$HOSTN.0.jsonl" || exit 1
+run timeout 20 "$LMBENCH" run --resume -o "$T/res"
+is "$RC" 1 "--resume with a FIFO for the .jsonl: exit status 1, at once"
+like "$ERR" "--resume: .*$HOSTN\.0\.jsonl: not a regular file" "--resume with a FIFO: said so"
+rm -f "$T/res/$HOSTN.0.jsonl"
+ln -s /dev/zero "$T/res/$HOSTN.0.jsonl"
+run timeout 20 "$LMBENCH" run --resume -o "$T/res"
+is "$RC" 1 "--resume with /dev/zero for the .jsonl: exit status 1, at once"
+like "$ERR" "--resume: .*$HOSTN\.0\.jsonl: not a regular file" "--resume with /dev/zero: said so"
+
 # What stays accepted.
 run "$LMBENCH" run --cpus 0 --groups os,hardware --launches 2 --disturbed 5.5 --list
 is "$RC" 0 "good values: accepted"
