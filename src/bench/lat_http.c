@@ -205,7 +205,10 @@ static int lat_http_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (stop)
         return lmb_net_stop_at(ctx, &lmb_http_cmd, lmb_opt_arg(ctx, 'S'), port);
     if (serve) {
-        if (lmb_http_find_docroot(lmb_opt_arg(ctx, 'd'), err, sizeof err) != 0)
+        const char *d = lmb_opt_arg(ctx, 'd');
+        if (d != NULL && d[0] == '\0')
+            return lmb_usage_error(ctx, "-d: an empty path (the document tree is a directory)");
+        if (lmb_http_find_docroot(d, err, sizeof err) != 0)
             return lmb_net_fail(ctx, "%s", err);
         return lmb_net_serve(ctx, &lmb_http_cmd, port);
     }

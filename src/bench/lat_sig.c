@@ -232,7 +232,8 @@ static int sig_init(void *s, char *err, size_t errlen)
     if (st->file != NULL) {
         st->fd = open(st->file, O_RDONLY | O_CLOEXEC);
         if (st->fd < 0) {
-            snprintf(err, errlen, "open %s: %s", st->file, strerror(errno));
+            char q[LMB_QUOTE_BUF];
+            snprintf(err, errlen, "open %s: %s", lmb_quote(st->file, q, sizeof q), strerror(errno));
             return -1;
         }
         st->page = mmap(NULL, st->pagelen, PROT_READ, MAP_SHARED, st->fd, 0);

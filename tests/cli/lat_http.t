@@ -56,6 +56,8 @@ if start_server lat_http; then
     usage_error lat_http "$CMD" -p "$PORT" 127.0.0.1
     usage_error lat_http "$CMD" -p "$PORT" 127.0.0.1 "$PORT"
     usage_error lat_http "$CMD" 127.0.0.1 99999
+    # An empty -d was taken as "the default tree" and a server started.
+    usage_error lat_http "$CMD" -s -d '' -p "$PORT"
     stop_server lat_http
 fi
 run "$CMD" -s -d "$T/no-such-dir"

@@ -119,6 +119,9 @@ usage_error lat_sig "$CMD" -P x catch
 
 failed_run lat_sig "prot on a missing file: exit 1, failed" "$CMD" -N 3 prot "$T/nonexistent"
 like "$ERR" 'No such file' "prot on a missing file: says so"
+failed_run lat_sig "prot on a missing file with an escape in its name: exit 1" "$CMD" -N 3 prot \
+    "$T/$(printf 'x\033[31m')"
+unlike "$ERR" "$(printf '\033')" "prot: an escape in the file name never reaches the terminal raw"
 failed_run lat_sig "prot on a directory: exit 1, failed" "$CMD" -N 3 prot "$T"
 like "$ERR" 'is a directory' "prot on a directory: says so"
 : >"$T/empty"
