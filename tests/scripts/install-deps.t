@@ -114,6 +114,25 @@ deps --bench
 is "$(printf '%s\n' "$LOGGED" | sed -n 2p)" "apt-get install -y -qq --no-install-recommends linux-perf sockperf iperf3" \
     "apt-get --bench: linux-perf, sockperf, iperf3"
 
+# --fuzz: clang, then (no fuzz target links with this stand-in PATH, which has
+# no clang) its libFuzzer runtime; and with clang there, the runtime alone.
+use apt-get
+for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
+deps --fuzz
+is "$RC:$(printf '%s\n' "$LOGGED" | sed -n '2,3p')" "0:apt-get install -y -qq --no-install-recommends clang
+apt-get install -y -qq --no-install-recommends libclang-rt-dev" \
+    "apt-get --fuzz: clang, then its libFuzzer runtime"
+use apt-get
+for p in $APT_BASE clang; do echo "$p" >>"$T/installed"; done
+deps --fuzz
+is "$RC:$LOGGED" "0:apt-get update -qq
+apt-get install -y -qq --no-install-recommends libclang-rt-dev" \
+    "apt-get --fuzz, clang installed but no libFuzzer: the runtime alone"
+use apt-get
+for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
+deps
+is "$RC:$LOGGED" "0:" "apt-get without --fuzz: no clang asked for"
+
 CROSS_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross gcc-arm-linux-gnueabi libc6-dev-armel-cross qemu-user-static"
 use apt-get
 for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
