@@ -54,32 +54,8 @@ usage_error bw_unix "$CMD" -m
 # at once (issue 15): 13 rounds (calibration, an untimed interval, 11 samples)
 # of 1 TiB take at least 357 s. Byte counts that overflow are refused too.
 . "$(dirname "$0")/lib-transfer.sh"
-total_refused bw_unix "$(total_too_slow '1 TiB' 13 357 300)" "$CMD" -M 1t
-total_refused bw_unix "$(total_too_slow '1 TiB' 3 82.5 60)" "$CMD" -N 1 -M 1t --timeout 60
-total_refused bw_unix "-M 1t: 1 TiB moved at least 13 times .* takes at least 357 s, beyond the 300 s one measurement may take\$" \
-    "$CMD" -M 1t --timeout 1000
-total_refused bw_unix "$(total_too_slow '1 TiB' 13 357 300)" "$CMD" -P 4 -M 1t
-total_refused bw_unix "-M 9223372036854775807: 8.0 EiB moved at least 13 times .* is more bytes than 64-bit counts hold\$" \
-    "$CMD" -M 9223372036854775807
-total_refused bw_unix "-M 700t: 700 TiB moved at least 13 times .* by each of 1024 copies is more bytes than 64-bit counts hold\$" \
-    "$CMD" -P 1024 -M 700t
-run env ENOUGH=1000 "$CMD" -N 3 -M 64k --timeout 60
-one_line_like "$ERR" "^$LABEL: $BW MB/sec\$" "-M 64k --timeout 60 (well within it): measured"
-
-# The memory guard (issue 15): each copy and its writer hold a -m message: 4
-# copies of 64 MiB messages need 512 MiB, refused in a 256 MiB memory cgroup
-# before anything is allocated.
 . "$(dirname "$0")/lib-cgroup.sh"
-if memcg_make 256m; then
-    memcg_refused bw_unix "-P 4 -m 64m in a 256 MiB memory cgroup: refused at once, no OOM kill" \
-        "$CMD" -P 4 -N 1 -m 64m -M 64m
-    memcg_run env ENOUGH=1000 "$CMD" -N 3 -M 1m
-    one_line_like "$ERR" "^$LABEL: $BW MB/sec\$" "in the 256 MiB cgroup, -M 1m: measured"
-    memcg_remove
-else
-    skip "memory cgroup: $MEMCG_WHY"
-    skip "memory cgroup: $MEMCG_WHY"
-fi
+stream_limits bw_unix
 
 partner_killed bw_unix "partner killed" "$CMD" -N 1000 --min-time 0.2
 interrupted_running "bw_unix" "$CMD" -N 1000 --min-time 0.2
