@@ -10,28 +10,14 @@
 #include "suite/readers.h"
 #include "summarize.h"
 
+static int read_it(FILE *fp, struct lmb_rs_file *f, char *err, size_t errlen)
+{
+    return lmb_rs_read_json(fp, "fuzz.json", f, false, err, errlen);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct lmb_rs_file f;
-    char err[512], *copy;
-    FILE *fp;
-
-    if (size == 0)
-        return 0;
-    fp = fuzz_stream(data, size, &copy);
-    memset(&f, 0, sizeof f);
-    f.cpus_online = -1;
-    if (lmb_rs_read_json(fp, "fuzz.json", &f, false, err, sizeof err) == 0) {
-        /* As lmb_rs_load() leaves it. */
-        f.path = lmb_rs_strdup("fuzz");
-        if (f.hostname == NULL)
-            f.hostname = lmb_rs_strdup("unknown");
-        fuzz_summarize(&f);
-    }
-    lmb_rs_free(&f);
-    fclose(fp);
-    free(copy);
-    return 0;
+    return fuzz_read_and_summarize(data, size, read_it);
 }

@@ -70,4 +70,33 @@ static inline FILE *fuzz_stream(const uint8_t *data, size_t size, char **copy)
     return fp;
 }
 
+/* One fuzz input through a reader (read(fp, f, err, errlen) == 0 when it read
+ * the file), then, if it read, the summary page, as lmb_rs_load() and see
+ * would; everything freed. The body of each read_*.c target. */
+static inline int fuzz_read_and_summarize(const uint8_t *data, size_t size,
+                                          int (*read)(FILE *fp, struct lmb_rs_file *f,
+                                                      char *err, size_t errlen))
+{
+    struct lmb_rs_file f;
+    char err[512], *copy;
+    FILE *fp;
+
+    if (size == 0)
+        return 0;
+    fp = fuzz_stream(data, size, &copy);
+    memset(&f, 0, sizeof f);
+    f.cpus_online = -1;
+    if (read(fp, &f, err, sizeof err) == 0) {
+        /* As lmb_rs_load() leaves it. */
+        f.path = lmb_rs_strdup("fuzz");
+        if (f.hostname == NULL)
+            f.hostname = lmb_rs_strdup("unknown");
+        fuzz_summarize(&f);
+    }
+    lmb_rs_free(&f);
+    fclose(fp);
+    free(copy);
+    return 0;
+}
+
 #endif
