@@ -234,11 +234,11 @@ ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "fifo is a FIFO, not a regu
 run "$LMBENCH" see /dev/zero
 ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "/dev/zero is a character device"; echo $?) \
     "/dev/zero: refused at once as a character device"
-# A sparse file above the 256 MiB limit: refused by its size, not read.
+# A sparse file above the 64 MiB limit: refused by its size, not read.
 printf '[lmbench3.0 results for Linux x]\n' >"$T/big"
 truncate -s 300M "$T/big"
 run "$LMBENCH" see "$T/big"
-ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "big is 300.0 MiB; the limit for this file is 256.0 MiB"; echo $?) \
+ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "big is 300.0 MiB; the limit for this file is 64.0 MiB"; echo $?) \
     "a 300 MiB results file: refused, its size and the limit said"
 # A line above the 16 MiB line limit, in a raw file and in a JSONL file.
 { printf '[lmbench3.0 results for Linux x]\n'; head -c 17000000 /dev/zero | tr '\0' a; echo; } >"$T/long3"
