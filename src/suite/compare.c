@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmpstat.h"
-#include "lib/launchpool.h"
+#include "cmprows.h"
 #include "lib/stats.h"
 #include "results.h"
 #include "suite.h"
@@ -68,52 +67,6 @@ static void help(void)
            usage);
 }
 
-/* --- which records are the same measurement ----------------------------------- */
-
-/* Parameters that say where or how, not what: the same measurement on another
- * machine may use another vector unit, file or host name; and what a run found
- * or chose for itself (the mappings of the forking process, the faults a pass
- * took, the files lat_fs made per interval, the page sizes a buffer got, the
- * chains par_mem and cache found best, the elements lat_ops timed per
- * interval, the latencies par_ops measured on the way), which differ from run
- * to run. */
-static bool identity_param(const char *key)
-{
-    /* The same list as the launches' pooling (src/lib/launchpool.c): what a
-     * measurement found out about itself is not part of its name. */
-    return lmb_launch_identity_param(key);
-}
-
-static int by_key(const void *a, const void *b)
-{
-    return strcmp(((const struct lmb_rs_param *)a)->key, ((const struct lmb_rs_param *)b)->key);
-}
-
-/* The record's identity: benchmark, case and its identity parameters in the
- * order of their names (files may write them in another order). */
-static void key_of(const struct lmb_rs_record *r, char *buf, size_t len)
-{
-    struct lmb_rs_record copy = *r;
-    struct lmb_rs_param kept[32];
-    size_t n = 0;
-
-    for (size_t i = 0; i < r->nparams && n < 32; i++)
-        if (identity_param(r->params[i].key))
-            kept[n++] = r->params[i];
-    qsort(kept, n, sizeof kept[0], by_key);
-    copy.params = kept;
-    copy.nparams = n;
-    lmb_rs_describe(&copy, buf, len);
-}
-
-/* Whether the unit is a performance figure with a direction (not a size or a
- * count such as mhz, line, tlb). */
-static bool judged(const struct lmb_rs_record *r)
-{
-    return strcmp(r->unit, "us") == 0 || strcmp(r->unit, "ns") == 0 ||
-           strcmp(r->unit, "MB/s") == 0;
-}
-
 #ifdef LMB_HAVE_JANSSON
 static int by_double(const void *a, const void *b)
 {
@@ -146,258 +99,6 @@ static bool median_ci(const struct lmb_rs_record *r, double *lo, double *hi)
 }
 
 #endif
-
-/* The last ok record of each identity in f, in file order. */
-static size_t index_records(const struct lmb_rs_file *f, const struct lmb_rs_record ***out,
-                            char (**keys)[512])
-{
-    const struct lmb_rs_record **v = malloc((f->nrecs ? f->nrecs : 1) * sizeof *v);
-    char (*k)[512] = malloc((f->nrecs ? f->nrecs : 1) * sizeof *k);
-    size_t n = 0;
-
-    if (v == NULL || k == NULL) {
-        free(v);
-        free(k);
-        *out = NULL;
-        *keys = NULL;
-        return 0;
-    }
-    for (size_t i = 0; i < f->nrecs; i++) {
-        const struct lmb_rs_record *r = &f->recs[i];
-        char key[512];
-        size_t j;
-        if (r->status != LMB_RS_OK || !r->has_value || !(r->value > 0))
-            continue;
-        key_of(r, key, sizeof key);
-        for (j = 0; j < n; j++)
-            if (strcmp(k[j], key) == 0)
-                break;
-        if (j == n) {
-            snprintf(k[n], sizeof k[n], "%s", key);
-            n++;
-        }
-        v[j] = r;
-    }
-    *out = v;
-    *keys = k;
-    return n;
-}
-
-static bool same_str(const char *a, const char *b)
-{
-    return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-/* How well ours matches the lmbench 3 record raw: -1 not at all (another
- * benchmark or case, or a parameter raw has with another value or missing
- * from ours); else higher is better: the same quantity first, then the
- * placement (raw's own, else same_cpu as see shows, else two_cpus), then the
- * fewest parameters raw does not have (ours says more of how it measured:
- * message sizes, files per directory, the pages of a buffer). The placement
- * (ends) never keeps two records apart: lmbench 3 pinned nothing. */
-static int raw_match(const struct lmb_rs_record *raw, const struct lmb_rs_record *ours)
-{
-    const char *re = lmb_rs_pstr(raw, "ends"), *oe = lmb_rs_pstr(ours, "ends");
-    int score = 0, extra = 0;
-
-    if (strcmp(raw->benchmark, ours->benchmark) != 0 || !same_str(raw->case_name, ours->case_name))
-        return -1;
-    for (size_t i = 0; i < raw->nparams; i++) {
-        const struct lmb_rs_param *p = &raw->params[i], *q;
-        if (!identity_param(p->key) || strcmp(p->key, "ends") == 0)
-            continue;
-        q = lmb_rs_param(ours, p->key);
-        if (q == NULL || (p->type == LMB_RS_STR) != (q->type == LMB_RS_STR))
-            return -1;
-        if (p->type == LMB_RS_STR ? strcmp(p->str, q->str) != 0 : p->num != q->num)
-            return -1;
-    }
-    for (size_t i = 0; i < ours->nparams; i++)
-        if (identity_param(ours->params[i].key) && strcmp(ours->params[i].key, "ends") != 0 &&
-            lmb_rs_param(raw, ours->params[i].key) == NULL)
-            extra++;
-    if (lmb_rs_same_quantity(raw, ours))
-        score += 1000;
-    if (same_str(re, oe))
-        score += 300;
-    else if (oe != NULL && strcmp(oe, "same_cpu") == 0)
-        score += 200;
-    else if (oe != NULL && strcmp(oe, "two_cpus") == 0)
-        score += 100;
-    return score - (extra < 99 ? extra : 99);
-}
-
-/* --- one comparison ------------------------------------------------------------ */
-
-/* V_APART: the two records hold different quantities (their compat differs:
- * one is lmbench 3's figure and the other is not, or they differ in different
- * ways), so no ratio is made of them. */
-enum verdict { V_SAME, V_BETTER, V_WORSE, V_UNKNOWN, V_INFO, V_APART, V_COUNT };
-
-struct row {
-    const struct lmb_rs_record *b, *n;
-    char name[512];
-    char placement[160];    /* "" when both were placed alike */
-    double ratio, change_pct;
-    struct lmb_cs_result cs;
-    enum verdict verdict;
-    bool regression;
-};
-
-static const char *verdict_name(enum verdict v)
-{
-    switch (v) {
-    case V_SAME: return "same";
-    case V_BETTER: return "better";
-    case V_WORSE: return "worse";
-    case V_UNKNOWN: return "?";
-    case V_INFO: return "-";
-    case V_APART: return "not comparable";
-    case V_COUNT: break;
-    }
-    return "";
-}
-
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static void placement_note(struct row *w, const struct lmb_rs_file *base,
-                           const struct lmb_rs_file *nf)
-{
-    const char *be = lmb_rs_pstr(w->b, "ends"), *ne = lmb_rs_pstr(w->n, "ends");
-
-    w->placement[0] = '\0';
-    if (same_str(be, ne))
-        return;
-    snprintf(w->placement, sizeof w->placement, "base %s%s, new %s%s",
-             be ? be : "not said", base->format == LMB_RS_RAW3 ? " (lmbench 3)" : "",
-             ne ? ne : "not said", nf->format == LMB_RS_RAW3 ? " (lmbench 3)" : "");
-}
-
-/* Pairs the records of base and nf: rows (malloc'd) and the counts of those
- * found in one file only. Returns the number of rows, or -1 on out of memory. */
-static long pair_records(const struct lmb_rs_file *base, const struct lmb_rs_file *nf,
-                         struct row **rows_out, size_t *only_base, size_t *only_new)
-{
-    const struct lmb_rs_record **bv, **nv;
-    char (*bk)[512], (*nk)[512];
-    size_t nb = index_records(base, &bv, &bk), nn = index_records(nf, &nv, &nk), nrows = 0;
-    bool raw_b = base->format == LMB_RS_RAW3, raw_n = nf->format == LMB_RS_RAW3;
-    bool by_subset = raw_b != raw_n;
-    bool *taken = calloc(nn ? nn : 1, sizeof *taken);
-    struct row *rows = calloc(nb ? nb : 1, sizeof *rows);
-
-    *only_base = *only_new = 0;
-    if ((nb && (bv == NULL || bk == NULL)) || (nn && (nv == NULL || nk == NULL)) ||
-        taken == NULL || rows == NULL) {
-        free(bv), free(bk), free(nv), free(nk), free(taken), free(rows);
-        return -1;
-    }
-    for (size_t i = 0; i < nb; i++) {
-        size_t j, best = nn;
-        int best_score = -1;
-        for (j = 0; j < nn; j++) {
-            int sc;
-            if (taken[j])
-                continue;
-            if (!by_subset) {
-                if (strcmp(bk[i], nk[j]) == 0) {
-                    best = j;
-                    break;
-                }
-                continue;
-            }
-            sc = raw_b ? raw_match(bv[i], nv[j]) : raw_match(nv[j], bv[i]);
-            if (sc > best_score) {
-                best_score = sc;
-                best = j;
-            }
-        }
-        if (best == nn) {
-            (*only_base)++;
-            continue;
-        }
-        taken[best] = true;
-        rows[nrows].b = bv[i];
-        rows[nrows].n = nv[best];
-        /* The name of ours (the richer one) when one side is lmbench 3's. */
-        snprintf(rows[nrows].name, sizeof rows[nrows].name, "%s", raw_b ? nk[best] : bk[i]);
-        placement_note(&rows[nrows], base, nf);
-        nrows++;
-    }
-    for (size_t j = 0; j < nn; j++)
-        if (!taken[j])
-            (*only_new)++;
-    free(bv), free(bk), free(nv), free(nk), free(taken);
-    *rows_out = rows;
-    return (long)nrows;
-}
-
-static struct lmb_cs_side side_of(const struct lmb_rs_record *r)
-{
-    struct lmb_cs_side s = { .x = r->samples, .n = r->nsamples, .launch_n = r->launch_n,
-                             .nlaunches = r->nlaunches, .value = r->value,
-                             .extreme_headline = r->headline != NULL &&
-                                                 (strcmp(r->headline, "min") == 0 ||
-                                                  strcmp(r->headline, "max") == 0) };
-    return s;
-}
-
-/* The statistics of every row, judged together (one family for the FDR).
- * Returns -1 on out of memory. */
-static int judge_rows(const struct lmb_cs_opts *co, struct row *rows, size_t n)
-{
-    struct lmb_cs_result *fam = malloc((n ? n : 1) * sizeof *fam);
-    size_t *at = malloc((n ? n : 1) * sizeof *at), m = 0;
-
-    if (fam == NULL || at == NULL) {
-        free(fam);
-        free(at);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        struct row *w = &rows[i];
-        if (!lmb_rs_same_quantity(w->b, w->n)) {
-            w->ratio = w->change_pct = NAN;
-            w->verdict = V_APART;
-            continue;
-        }
-        if (!judged(w->b)) {
-            w->ratio = w->n->value / w->b->value;
-            w->change_pct = (w->ratio - 1) * 100;
-            w->verdict = V_INFO;
-            continue;
-        }
-        struct lmb_cs_side sb = side_of(w->b), sn = side_of(w->n);
-        lmb_cs_test(co, &sb, &sn, w->b->higher_better, name_hash(w->name), &fam[m]);
-        at[m++] = i;
-    }
-    if (lmb_cs_judge(co, fam, m) != 0) {
-        free(fam);
-        free(at);
-        return -1;
-    }
-    for (size_t k = 0; k < m; k++) {
-        struct row *w = &rows[at[k]];
-        w->cs = fam[k];
-        w->ratio = fam[k].ratio;
-        w->change_pct = (w->ratio - 1) * 100;
-        switch (fam[k].verdict) {
-        case LMB_CS_SAME: w->verdict = V_SAME; break;
-        case LMB_CS_BETTER: w->verdict = V_BETTER; break;
-        case LMB_CS_WORSE: w->verdict = V_WORSE; break;
-        case LMB_CS_UNKNOWN: w->verdict = V_UNKNOWN; break;
-        }
-    }
-    free(fam);
-    free(at);
-    return 0;
-}
 
 /* --- context ------------------------------------------------------------------- */
 
@@ -450,7 +151,7 @@ static void context_diff(const struct lmb_rs_file *base, const struct lmb_rs_fil
     for (size_t i = 0; i < NCONTEXT; i++) {
         const char *a = lmb_rs_context(base, context_keys[i]);
         const char *b = lmb_rs_context(nf, context_keys[i]);
-        if (same_str(a, b))
+        if (lmb_cmp_same_str(a, b))
             continue;
         fprintf(out, "%s%s %.60s -> %.60s", *sep ? sep : "context differs: ", context_keys[i],
                 a ? a : "unknown", b ? b : "unknown");
@@ -463,16 +164,16 @@ static void context_diff(const struct lmb_rs_file *base, const struct lmb_rs_fil
 }
 
 #ifdef LMB_HAVE_JANSSON
-static const char *verdict_json(enum verdict v)
+static const char *verdict_json(enum lmb_cmp_verdict v)
 {
     switch (v) {
-    case V_SAME: return "same";
-    case V_BETTER: return "better";
-    case V_WORSE: return "worse";
-    case V_UNKNOWN: return "unknown";
-    case V_INFO: return "info";
-    case V_APART: return "not_comparable";
-    case V_COUNT: break;
+    case LMB_V_SAME: return "same";
+    case LMB_V_BETTER: return "better";
+    case LMB_V_WORSE: return "worse";
+    case LMB_V_UNKNOWN: return "unknown";
+    case LMB_V_INFO: return "info";
+    case LMB_V_APART: return "not_comparable";
+    case LMB_V_COUNT: break;
     }
     return "";
 }
@@ -497,7 +198,7 @@ static json_t *context_json(const struct lmb_rs_file *base, const struct lmb_rs_
         for (size_t i = 0; i < NCONTEXT; i++) {
             const char *a = lmb_rs_context(base, context_keys[i]);
             const char *b = lmb_rs_context(nf, context_keys[i]);
-            if (!same_str(a, b))
+            if (!lmb_cmp_same_str(a, b))
                 json_array_append_new(d, json_pack("{ssss?ss?}", "key", context_keys[i], "base",
                                                    a, "new", b));
         }
@@ -512,10 +213,10 @@ static json_t *num_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *row_json(const struct row *w)
+static json_t *row_json(const struct lmb_cmp_row *w)
 {
     json_t *m = json_object(), *b = json_object(), *n = json_object();
-    bool stat = w->verdict != V_APART && w->verdict != V_INFO;
+    bool stat = w->verdict != LMB_V_APART && w->verdict != LMB_V_INFO;
 
     json_object_set_new(m, "measurement", json_string(w->name));
     json_object_set_new(m, "benchmark", json_string(w->b->benchmark));
@@ -589,26 +290,26 @@ struct cmp_opts {
     struct lmb_cs_opts cs;
 };
 
-static void print_row(const struct row *w, FILE *out)
+static void print_row(const struct lmb_cmp_row *w, FILE *out)
 {
     char bs[32], ns[32], iv[48] = "";
 
     fmt_value(w->b->value, bs, sizeof bs);
     fmt_value(w->n->value, ns, sizeof ns);
-    if (w->verdict == V_APART) {
+    if (w->verdict == LMB_V_APART) {
         fprintf(out, "%-44s %-5s %12s %12s %8s %16s %9s  %s\n", w->name, w->b->unit, bs, ns, "-",
-                "", "-", verdict_name(w->verdict));
+                "", "-", lmb_cmp_verdict_name(w->verdict));
         fprintf(out, "    base: %s\n    new:  %s\n", w->b->compat ? w->b->compat : "same",
                 w->n->compat ? w->n->compat : "same");
         return;
     }
-    if (w->verdict != V_INFO && isfinite(w->cs.lo))
+    if (w->verdict != LMB_V_INFO && isfinite(w->cs.lo))
         snprintf(iv, sizeof iv, "[%.3f, %.3f]", w->cs.lo, w->cs.hi);
     fprintf(out, "%-44s %-5s %12s %12s %8.3f %-16s %+8.1f%%  %s", w->name, w->b->unit, bs, ns,
-            w->ratio, iv, w->change_pct, verdict_name(w->verdict));
-    if (w->verdict == V_UNKNOWN && w->cs.reason)
+            w->ratio, iv, w->change_pct, lmb_cmp_verdict_name(w->verdict));
+    if (w->verdict == LMB_V_UNKNOWN && w->cs.reason)
         fprintf(out, " (%s)", w->cs.reason);
-    else if ((w->verdict == V_BETTER || w->verdict == V_WORSE) && w->cs.method == LMB_CS_MARGIN)
+    else if ((w->verdict == LMB_V_BETTER || w->verdict == LMB_V_WORSE) && w->cs.method == LMB_CS_MARGIN)
         fprintf(out, " (beyond %.0f%%: no spread on one side)", w->cs.margin * 100);
     fprintf(out, "%s\n", w->regression ? "  REGRESSION" : "");
     if (w->placement[0])
@@ -620,10 +321,9 @@ static void print_row(const struct row *w, FILE *out)
 static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                        const struct lmb_rs_file *nf, FILE *out, void *jarr)
 {
-    struct row *rows = NULL;
-    size_t only_base, only_new, shown = 0, counts[V_COUNT] = { 0 }, placed = 0;
+    struct lmb_cmp_set set;
+    size_t shown = 0, counts[LMB_V_COUNT] = { 0 }, placed = 0;
     size_t why_few = 0, why_unknown = 0, why_wide = 0, why_margin = 0, why_one = 0, disturbed = 0;
-    long nrows = pair_records(base, nf, &rows, &only_base, &only_new);
     int regressions = 0;
     char desc[700];
 #ifdef LMB_HAVE_JANSSON
@@ -632,8 +332,7 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
     (void)jarr;
 #endif
 
-    if (nrows < 0 || judge_rows(&o->cs, rows, (size_t)nrows) != 0) {
-        free(rows);
+    if (lmb_cmp_pair(&o->cs, base, nf, &set) != 0) {
         fprintf(stderr, "lmbench compare: out of memory\n");
         return -1;
     }
@@ -649,8 +348,8 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
         fprintf(out, "%-44s %-5s %12s %12s %8s %-16s %9s  %s\n", "measurement", "unit", "base",
                 "new", "new/base", "[95% interval]", "change", "verdict");
     }
-    for (long i = 0; i < nrows; i++) {
-        struct row *w = &rows[i];
+    for (size_t i = 0; i < set.n; i++) {
+        struct lmb_cmp_row *w = &set.rows[i];
         if (o->only && strstr(w->name, o->only) == NULL)
             continue;
         counts[w->verdict]++;
@@ -658,7 +357,7 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
             placed++;
         if (w->b->disturbed || w->n->disturbed)
             disturbed++;
-        if (w->verdict == V_UNKNOWN && w->cs.reason) {
+        if (w->verdict == LMB_V_UNKNOWN && w->cs.reason) {
             if (strstr(w->cs.reason, "few"))
                 why_few++;
             else if (strstr(w->cs.reason, "one launch"))
@@ -670,11 +369,11 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
             else
                 why_unknown++;
         }
-        if (w->verdict == V_WORSE && o->threshold >= 0 && fabs(w->change_pct) > o->threshold) {
+        if (w->verdict == LMB_V_WORSE && o->threshold >= 0 && fabs(w->change_pct) > o->threshold) {
             w->regression = true;
             regressions++;
         }
-        if (o->changed && w->verdict != V_BETTER && w->verdict != V_WORSE && !w->regression)
+        if (o->changed && w->verdict != LMB_V_BETTER && w->verdict != LMB_V_WORSE && !w->regression)
             continue;
         shown++;
         if (!o->json)
@@ -689,18 +388,18 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
             fprintf(out, "(no measurement to show)\n");
         fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu same, %zu ?, %zu not judged; "
                      "%zu only in base, %zu only in new\n",
-                counts[V_SAME] + counts[V_BETTER] + counts[V_WORSE] + counts[V_UNKNOWN] +
-                    counts[V_INFO],
-                counts[V_WORSE], counts[V_BETTER], counts[V_SAME], counts[V_UNKNOWN],
-                counts[V_INFO], only_base, only_new);
-        if (counts[V_UNKNOWN])
+                counts[LMB_V_SAME] + counts[LMB_V_BETTER] + counts[LMB_V_WORSE] + counts[LMB_V_UNKNOWN] +
+                    counts[LMB_V_INFO],
+                counts[LMB_V_WORSE], counts[LMB_V_BETTER], counts[LMB_V_SAME], counts[LMB_V_UNKNOWN],
+                counts[LMB_V_INFO], set.nonly_base, set.nonly_new);
+        if (counts[LMB_V_UNKNOWN])
             fprintf(out, "?: %zu too few samples, %zu one launch, %zu spread unknown, "
                          "%zu interval too wide, %zu within the margin (one side without "
                          "spread)\n",
                     why_few, why_one, why_unknown, why_wide, why_margin);
-        if (counts[V_APART])
+        if (counts[LMB_V_APART])
             fprintf(out, "%zu not comparable: the same measurement, different quantities "
-                         "(compat)\n", counts[V_APART]);
+                         "(compat)\n", counts[LMB_V_APART]);
         if (placed)
             fprintf(out, "%zu compared across placements (the placement line under each)\n",
                     placed);
@@ -722,20 +421,20 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                                                                      : json_null()));
         json_object_set_new(c, "context", context_json(base, nf));
         json_object_set_new(c, "metrics", metrics);
-        json_object_set_new(c, "only_in_base", json_integer((json_int_t)only_base));
-        json_object_set_new(c, "only_in_new", json_integer((json_int_t)only_new));
-        json_object_set_new(c, "not_comparable", json_integer((json_int_t)counts[V_APART]));
+        json_object_set_new(c, "only_in_base", json_integer((json_int_t)set.nonly_base));
+        json_object_set_new(c, "only_in_new", json_integer((json_int_t)set.nonly_new));
+        json_object_set_new(c, "not_comparable", json_integer((json_int_t)counts[LMB_V_APART]));
         json_object_set_new(c, "counts", json_pack("{sIsIsIsIsI}", "worse",
-                                                   (json_int_t)counts[V_WORSE], "better",
-                                                   (json_int_t)counts[V_BETTER], "same",
-                                                   (json_int_t)counts[V_SAME], "unknown",
-                                                   (json_int_t)counts[V_UNKNOWN], "info",
-                                                   (json_int_t)counts[V_INFO]));
+                                                   (json_int_t)counts[LMB_V_WORSE], "better",
+                                                   (json_int_t)counts[LMB_V_BETTER], "same",
+                                                   (json_int_t)counts[LMB_V_SAME], "unknown",
+                                                   (json_int_t)counts[LMB_V_UNKNOWN], "info",
+                                                   (json_int_t)counts[LMB_V_INFO]));
         json_object_set_new(c, "regressions", json_integer(regressions));
         json_array_append_new((json_t *)jarr, c);
     }
 #endif
-    free(rows);
+    lmb_cmp_free(&set);
     return regressions;
 }
 

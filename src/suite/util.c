@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int lmb_verb_usage_error(const char *verb, const char *usage, const char *fmt, ...)
 {
@@ -66,4 +68,32 @@ const char *lmb_quote_arg(const char *s)
     }
     buf[o] = '\0';
     return buf;
+}
+
+bool lmb_want_colour(FILE *out)
+{
+    const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+
+    if (nc != NULL && nc[0] != '\0')
+        return false;
+    if (term == NULL || term[0] == '\0' || strcmp(term, "dumb") == 0)
+        return false;
+    return isatty(fileno(out)) == 1;
+}
+
+void lmb_md_cell(FILE *out, const char *s)
+{
+    const char *e;
+
+    while (*s == ' ' || *s == '\t')
+        s++;
+    e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+        e--;
+    for (; s < e; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '|' || c == '\\')
+            fputc('\\', out);
+        fputc(c < 0x20 || c == 0x7f ? ' ' : (int)c, out);
+    }
 }

@@ -25,4 +25,23 @@ int lmb_long_opt(int argc, char **argv, int *i, const char *name, const char **v
  * escaped. Uses a static buffer (one call per message). */
 const char *lmb_quote_arg(const char *s);
 
+/* Whether to colour what goes to out: never when out is not a terminal, when
+ * NO_COLOR is set (to anything, https://no-color.org) or TERM is "dumb" or
+ * unset; otherwise yes. */
+bool lmb_want_colour(FILE *out);
+
+/* The SGR sequences for a verdict when colour is wanted (else ""):
+ * LMB_SGR_BAD (red), LMB_SGR_GOOD (green), LMB_SGR_DIM (faint), LMB_SGR_OFF. */
+#define LMB_SGR_BAD "\033[31m"
+#define LMB_SGR_GOOD "\033[32m"
+#define LMB_SGR_WARN "\033[33m"
+#define LMB_SGR_DIM "\033[2m"
+#define LMB_SGR_BOLD "\033[1m"
+#define LMB_SGR_OFF "\033[0m"
+
+/* Writes s as the text of one Markdown (GitHub, CommonMark tables) cell: '|'
+ * and '\\' escaped, control characters and newlines as spaces, leading and
+ * trailing blanks kept out. */
+void lmb_md_cell(FILE *out, const char *s);
+
 #endif
