@@ -15,6 +15,7 @@
 #include "lib/cleanup.h"
 #include "lib/outfile.h"
 #include "lib/text.h"
+#include "graph.h"
 #include "memlat.h"
 #include "results.h"
 #include "suite.h"
@@ -47,6 +48,11 @@ static const char *const palette[] = {
 };
 #define NCOLORS (sizeof palette / sizeof palette[0])
 
+const char *lmb_graph_colour(int file)
+{
+    return palette[(size_t)(file < 0 ? 0 : file) % NCOLORS];
+}
+
 struct series {
     char name[200];
     double *x, *y;
@@ -67,7 +73,7 @@ struct plot {
     size_t nmarks;
 };
 
-static void html_escape(FILE *out, const char *s)
+void lmb_graph_escape(FILE *out, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -218,7 +224,7 @@ static void render_plot(FILE *out, const struct plot *p, int *series_id)
         ys.hi = ys.lo + 1;
 
     fprintf(out, "<section class=\"plot\" id=\"%s\">\n<h2>", p->id);
-    html_escape(out, p->title);
+    lmb_graph_escape(out, p->title);
     /* The legend goes under the plot, two entries a row. */
     double height = H + LEGEND_ROW * (double)((p->ns + 1) / 2) + 8;
     fprintf(out, "</h2>\n<svg viewBox=\"0 0 %.0f %.0f\" "
@@ -248,10 +254,10 @@ static void render_plot(FILE *out, const struct plot *p, int *series_id)
     }
     fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (ML + W - MR) / 2,
             H - 12);
-    html_escape(out, p->xlabel);
+    lmb_graph_escape(out, p->xlabel);
     fprintf(out, "</text>\n<text class=\"axis\" transform=\"translate(16 %.1f) rotate(-90)\" "
                  "text-anchor=\"middle\">", (MT + H - MB) / 2);
-    html_escape(out, p->ylabel);
+    lmb_graph_escape(out, p->ylabel);
     fputs("</text>\n", out);
     for (size_t i = 0; i < p->nmarks; i++) {
         double x;
@@ -260,7 +266,7 @@ static void render_plot(FILE *out, const struct plot *p, int *series_id)
         x = map(&xs, p->marks[i].x);
         fprintf(out, "<g class=\"mark\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
                      "<text x=\"%.1f\" y=\"%.1f\">", x, MT, x, H - MB, x + 3, MT + 12 + 12.0 * (double)(i % 4));
-        html_escape(out, p->marks[i].label);
+        lmb_graph_escape(out, p->marks[i].label);
         fputs("</text></g>\n", out);
     }
     for (size_t i = 0; i < p->ns; i++) {
@@ -269,7 +275,7 @@ static void render_plot(FILE *out, const struct plot *p, int *series_id)
         double ly = H + 6 + LEGEND_ROW * (double)(i / 2), lx = ML + (double)(i % 2) * 420;
 
         fprintf(out, "<g class=\"series\" data-series=\"%d\" data-name=\"", *series_id);
-        html_escape(out, s->name);
+        lmb_graph_escape(out, s->name);
         fprintf(out, "\" data-points=\"%zu\" stroke=\"%s\" fill=\"%s\">\n<path d=\"", s->n, color,
                 color);
         for (size_t k = 0; k < s->n; k++)
@@ -278,7 +284,7 @@ static void render_plot(FILE *out, const struct plot *p, int *series_id)
         for (size_t k = 0; k < s->n; k++) {
             fprintf(out, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\"><title>",
                     map(&xs, s->x[k]), map(&ys, s->y[k]));
-            html_escape(out, s->name);
+            lmb_graph_escape(out, s->name);
             if (p->xbytes)
                 size_label(s->x[k], buf, sizeof buf);
             else
@@ -289,7 +295,7 @@ static void render_plot(FILE *out, const struct plot *p, int *series_id)
         fprintf(out, "<g class=\"legend\" data-series=\"%d\" tabindex=\"0\"><rect x=\"%.1f\" "
                      "y=\"%.1f\" width=\"14\" height=\"4\" fill=\"%s\"/><text x=\"%.1f\" "
                      "y=\"%.1f\">", *series_id, lx, ly - 4, color, lx + 20, ly);
-        html_escape(out, s->name);
+        lmb_graph_escape(out, s->name);
         fputs("</text></g>\n", out);
         (*series_id)++;
     }
@@ -607,17 +613,17 @@ static void page(FILE *out, struct lmb_rs_file *files, int nfiles)
     for (int i = 0; i < nfiles; i++) {
         const struct lmb_rs_file *f = &files[i];
         fputs("<tr><td>", out);
-        html_escape(out, base_name(f->path));
+        lmb_graph_escape(out, base_name(f->path));
         fputs("</td><td>", out);
-        html_escape(out, f->hostname);
+        lmb_graph_escape(out, f->hostname);
         fputs("</td><td>", out);
-        html_escape(out, f->sysname ? f->sysname : "");
+        lmb_graph_escape(out, f->sysname ? f->sysname : "");
         fputc(' ', out);
-        html_escape(out, f->release ? f->release : "");
+        lmb_graph_escape(out, f->release ? f->release : "");
         fputs("</td><td>", out);
-        html_escape(out, f->run_id ? f->run_id : "");
+        lmb_graph_escape(out, f->run_id ? f->run_id : "");
         fputs("</td><td>", out);
-        html_escape(out, f->start ? f->start : "");
+        lmb_graph_escape(out, f->start ? f->start : "");
         fputs("</td></tr>\n", out);
     }
     fputs("</table>\n", out);
