@@ -52,7 +52,6 @@ int lmb_deadline_export(double deadline_s)
  * necessity; bookkeeping only. */
 enum { ST_OFF, ST_JUMP, ST_EXIT };
 static volatile sig_atomic_t stage = ST_OFF;
-static volatile sig_atomic_t fired;
 static sigjmp_buf *volatile jump_to;
 static const char *volatile exit_message;
 static double armed_deadline;
@@ -98,7 +97,6 @@ static void on_alarm(int sig)
         struct itimerval it;
         jump_to = NULL;
         stage = ST_EXIT;
-        fired = 1;
         memset(&it, 0, sizeof it);
         it.it_value.tv_sec = (time_t)LMB_BACKSTOP_GRACE_S;
         it.it_value.tv_usec =
@@ -121,7 +119,6 @@ void lmb_backstop_arm(sigjmp_buf *jb, double deadline_s, const char *message)
     exit_message = message;
     armed_deadline = deadline_s;
     jump_to = jb;
-    fired = 0;
     stage = ST_JUMP;
     sigaction(SIGALRM, &sa, NULL);
     {
@@ -155,11 +152,6 @@ void lmb_backstop_disarm(void)
     stage = ST_OFF;
     jump_to = NULL;
     signal(SIGALRM, SIG_DFL);
-}
-
-bool lmb_backstop_fired(void)
-{
-    return fired != 0;
 }
 
 /* --- what benchmarks ask (bench.h) -------------------------------------------- */

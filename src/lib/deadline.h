@@ -58,7 +58,4 @@ void lmb_backstop_leave(void);
 /* Disarms the backstop altogether. */
 void lmb_backstop_disarm(void);
 
-/* Whether the first stage fired. */
-bool lmb_backstop_fired(void);
-
 #endif

@@ -33,9 +33,4 @@ FILE *lmb_input_open(const char *path, uint64_t max_bytes, char *err, size_t err
 ssize_t lmb_input_line(FILE *fp, char **line, size_t *cap, size_t max_line, char *err,
                        size_t errlen);
 
-/* Reads all of path (lmb_input_open's rules) into a NUL-terminated buffer the
- * caller frees; *len gets the length. Returns 0, or -1 with err set. */
-int lmb_input_slurp(const char *path, uint64_t max_bytes, char **buf, size_t *len, char *err,
-                    size_t errlen);
-
 #endif

@@ -141,21 +141,6 @@ static void test_unreadable(void **state)
     assert_int_equal(WEXITSTATUS(st), 0);
 }
 
-static void test_slurp(void **state)
-{
-    char path[256], err[512] = "", *buf = NULL;
-    size_t len = 0;
-    (void)state;
-
-    make_file("s", "hello\nworld\n", path, sizeof path);
-    assert_int_equal(lmb_input_slurp(path, 100, &buf, &len, err, sizeof err), 0);
-    assert_int_equal((int)len, 12);
-    assert_string_equal(buf, "hello\nworld\n");
-    free(buf);
-    assert_int_equal(lmb_input_slurp(path, 5, &buf, &len, err, sizeof err), -1);
-    assert_int_equal(lmb_input_slurp("/dev/zero", 100, &buf, &len, err, sizeof err), -1);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,7 +150,6 @@ int main(void)
         cmocka_unit_test(test_not_regular),
         cmocka_unit_test(test_missing),
         cmocka_unit_test(test_unreadable),
-        cmocka_unit_test(test_slurp),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
