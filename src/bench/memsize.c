@@ -149,8 +149,11 @@ static void toucher(const struct lmb_ctx *ctx, uint64_t bytes, uint64_t reserve,
         steps[n].swapped = sw1 > sw0 || mf1 > mf0;
         steps[n].known = k0 && k1;
         n++;
+        /* The budget, or the command's --timeout when it comes first (with a
+         * second to spare for the report). */
         bool out_of_time = end < bytes && (c1 - cpu_start > CPU_BUDGET_NS ||
-                                           lmb_now(&ctx->clock) - start > WALL_BUDGET_NS);
+                                           lmb_now(&ctx->clock) - start > WALL_BUDGET_NS ||
+                                           lmb_time_left(ctx) < 1.0);
         bool last = end == bytes || out_of_time;
         bool stop = lmb_touch_judge(steps, n, last, &counted);
         uint64_t ok_bytes = (uint64_t)counted * STEP_MB * MB;
@@ -248,9 +251,9 @@ static int memsize_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "cannot map %llu MB",
                                      (unsigned long long)want);
     if (out_of_time)
-        lmb_report_warn(&ctx->report, "the time budget (20 s of CPU time, 120 s in all) ran "
-                        "out after %u MB of %llu: the figure is a lower bound", reached,
-                        (unsigned long long)want);
+        lmb_report_warn(&ctx->report, "the time budget (20 s of CPU time, 120 s in all, or the "
+                        "command's --timeout) ran out after %u MB of %llu: the figure is a "
+                        "lower bound", reached, (unsigned long long)want);
     if (out_of_room)
         lmb_report_warn(&ctx->report, "stopped after %u MB of %llu: the memory available fell "
                         "to an eighth of what it was at the start (other processes are using "

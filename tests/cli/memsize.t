@@ -82,6 +82,18 @@ else
     for i in 1 2 3 4 5 6; do skip "memory cgroup: $MEMCG_WHY"; done
 fi
 
+# --timeout: the touching stops with a second to spare and the figure so far
+# is printed (a lower bound, said on stderr), rather than the backstop cutting
+# the command off with nothing.
+run timeout 20 "$CMD" --timeout 2 100000
+is "$RC" 0 "--timeout 2 with 100000 MB asked: exit status 0"
+one_line_like "$OUT" '^[0-9]+$' "--timeout 2: stdout is one whole number"
+if printf '%s\n' "$ERR" | grep -q 'ran out'; then
+    like "$ERR" "or the command's --timeout\) ran out" "--timeout 2: the warning names the timeout"
+else
+    like "$ERR" 'will be tried' "--timeout 2: all the memory tried was touched in time"
+fi
+
 usage_error memsize "$CMD" 0
 usage_error memsize "$CMD" -1
 usage_error memsize "$CMD" abc
