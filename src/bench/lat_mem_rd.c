@@ -155,7 +155,12 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
                                      "address space",
                                      len, sizeof(size_t) * 8);
     }
-    if (lmb_memory_fits(len, ctx->opt.parallel, err, sizeof err) != 0) {
+    /* The buffer and the chain's visit order (4 bytes an element of the
+     * smallest stride). */
+    uint64_t least = strides[0];
+    for (size_t k = 1; k < nstrides; k++)
+        least = strides[k] < least ? strides[k] : least;
+    if (lmb_memory_fits(len + len / least * 4, ctx->opt.parallel, err, sizeof err) != 0) {
         struct lmb_record rec;
         point_record(&rec, ctx, mode, len, strides[0]);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);

@@ -102,7 +102,8 @@ static int par_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
         (rc = lmb_memlat_size_opt(ctx, 'M', MIN_SIZE, SIZE_MAX / 4, 1, &maxlen)) != 0)
         return rc;
     stride = (size_t)v;
-    if (lmb_memory_fits(maxlen, 1, err, sizeof err) != 0) {
+    /* The buffer and the chain's visit order (4 bytes an element). */
+    if (lmb_memory_fits(maxlen + maxlen / stride * 4, 1, err, sizeof err) != 0) {
         struct lmb_record rec;
         lmb_record_init(&rec, ctx->bench->name, NULL, LMB_UNIT_RATIO);
         lmb_record_param_int(&rec, "size_bytes", (long long)maxlen);

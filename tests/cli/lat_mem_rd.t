@@ -122,6 +122,18 @@ is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1 | awk '$1 <= 0.0625')" \
     "$(printf '%s\n' "$FULL" | awk '$1 <= 0.0625')" "-c 64k: up to 64k, the sizes of the full sweep"
 run "$CMD" -c 1m -N 1 180k 64
 is "$(grep -E "$ROW" "$T/err" | cut -d' ' -f1)" "$FULL" "-c above the largest size: the full sweep"
+# The memory guard counts the chain's visit order (4 bytes an element: half
+# the buffer with a stride of 8) with the buffer: 160 8 needs 240 MiB, in a
+# 256 MiB memory cgroup refused at once, never left to the OOM killer.
+. "$(dirname "$0")/lib-cgroup.sh"
+if memcg_make 256m; then
+    memcg_refused lat_mem_rd "160 8 in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -N 1 160 8
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+fi
+
 usage_error lat_mem_rd "$CMD" -c 8q 1
 
 # A length off the size steps stops at the last step below it.

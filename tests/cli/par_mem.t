@@ -38,6 +38,18 @@ else
     skip "--json: jq missing or built without jansson"
 fi
 
+# The memory guard counts the chain's visit order (4 bytes an element: half
+# the buffer with a stride of 8) with the buffer: -L 8 -M 160m needs 240 MiB, in a
+# 256 MiB memory cgroup refused at once, never left to the OOM killer.
+. "$(dirname "$0")/lib-cgroup.sh"
+if memcg_make 256m; then
+    memcg_refused par_mem "-L 8 -M 160m in a 256 MiB memory cgroup: refused at once, no OOM kill" \
+        "$CMD" -L 8 -M 160m -N 1
+    memcg_remove
+else
+    skip "memory cgroup: $MEMCG_WHY"
+fi
+
 usage_error par_mem "$CMD" extra
 usage_error par_mem "$CMD" -M 512
 usage_error par_mem "$CMD" -M abc
