@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: MIT
+# tests/browser/lib-chromium.sh: runs headless Chromium for the tests (POSIX
+# sh, sourced). Every run is bounded by timeout(1), uses a private profile
+# under the caller's directory and runs in a process group of its own, which
+# is killed when the run ends or the caller is interrupted: no browser process
+# outlives it.
+#
+#   LMB_BROWSER_DIR=.../tests/browser    # where check-page.js is (default: $0's directory)
+#   . "$LMB_BROWSER_DIR/lib-chromium.sh"
+#   lmb_chromium_find || echo "no chromium"        # sets LMB_CHROMIUM
+#   trap 'lmb_chromium_kill' EXIT; trap 'exit 130' INT
+#   lmb_chromium DIR SECONDS --dump-dom "file://$PWD/x.html" >dom
+#   lmb_browser_check DIR PAGE... >findings         # tests/browser/check-page.js
+#   lmb_browser_shot DIR PAGE PLOT_ID WIDTH HEIGHT OUT.png
+#
+# LMB_CHROMIUM_TAG, when set, goes into the browser's environment as
+# LMB_TEST_TAG (else the caller's LMB_TEST_TAG is inherited), so that a test
+# can look for processes left behind (tests/cli/lib.sh's tagged_pids).
+
+LMB_BROWSER_DIR=${LMB_BROWSER_DIR:-$(cd "$(dirname "$0")" && pwd)}
+_lmb_chrome_pgid=
+_lmb_chrome_n=0
+
+# Sets LMB_CHROMIUM to the first browser found (or $CHROMIUM); returns 1 if none.
+lmb_chromium_find() {
+    LMB_CHROMIUM=
+    for _c in ${CHROMIUM:-} chromium chromium-browser google-chrome; do
+        if command -v "$_c" >/dev/null 2>&1; then
+            LMB_CHROMIUM=$_c
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Kills the browser's process group, if one is running.
+lmb_chromium_kill() {
+    if [ -n "$_lmb_chrome_pgid" ]; then
+        kill -TERM -- "-$_lmb_chrome_pgid" 2>/dev/null
+        kill -KILL -- "-$_lmb_chrome_pgid" 2>/dev/null
+        _lmb_chrome_pgid=
+    fi
+}
+
+# lmb_chromium DIR SECONDS ARGS...: runs the browser headless on ARGS with a
+# new profile DIR/profile.N, at most SECONDS; stdout as the browser's, stderr
+# into DIR/chromium.N.err. Returns the browser's status (124: it ran too long).
+lmb_chromium() {
+    _dir=$1
+    _limit=$2
+    shift 2
+    _lmb_chrome_n=$((_lmb_chrome_n + 1))
+    _prof=$_dir/profile.$_lmb_chrome_n
+    mkdir -p "$_prof" || return 1
+    # timeout(1) puts itself and the browser into a process group of their
+    # own (its pid) and kills that group when the time is up.
+    env LMB_TEST_TAG="${LMB_CHROMIUM_TAG:-${LMB_TEST_TAG:-}}" DBUS_SESSION_BUS_ADDRESS=disabled: \
+        timeout -k 5 "$_limit" "$LMB_CHROMIUM" --headless --no-sandbox --disable-gpu \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --disable-default-apps --disable-extensions --no-first-run --no-default-browser-check \
+        --disable-crash-reporter --disable-breakpad --mute-audio --hide-scrollbars \
+        --user-data-dir="$_prof" "$@" 2>"$_dir/chromium.$_lmb_chrome_n.err" &
+    _lmb_chrome_pgid=$!
+    wait "$_lmb_chrome_pgid"
+    _rc=$?
+    # Whatever the browser left in its group (a helper that did not exit).
+    lmb_chromium_kill
+    rm -rf "$_prof"
+    return "$_rc"
+}
+
+# lmb_browser_inject PAGE COPY ARG: COPY is PAGE with check-page.js as the
+# first script of its <head>. Returns 1 when PAGE has no <head>.
+lmb_browser_inject() {
+    awk -v js="$LMB_BROWSER_DIR/check-page.js" '
+        !done && match($0, /<head([ \t][^>]*)?>/) {
+            printf "%s\n<script>\n", substr($0, 1, RSTART + RLENGTH - 1)
+            while ((getline l < js) > 0)
+                print l
+            printf "</script>\n%s\n", substr($0, RSTART + RLENGTH)
+            done = 1
+            next
+        }
+        { print }
+        END { exit done ? 0 : 1 }' "$1" >"$2"
+}
+
+# lmb_browser_check DIR PAGE...: loads each page (a copy with the check) in one
+# browser run, as frames of a page of its own, and prints the findings of
+# check-page.js, each line prefixed with "PAGE: "; for a page whose check did
+# not report, "PAGE: problem page: the check did not run". Returns 0 when no
+# page has a problem, 1 when one has, 2 when the browser failed.
+lmb_browser_check() {
+    _dir=$1
+    shift
+    _i=0
+    {
+        echo '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="lmb-results"></pre>'
+        for _p in "$@"; do
+            if ! lmb_browser_inject "$_p" "$_dir/page.$_i.html"; then
+                echo "lmb_browser_check: $_p has no <head>" >&2
+                return 2
+            fi
+            echo "<iframe width=\"1200\" height=\"900\" src=\"page.$_i.html#lmb-check=$_i\"></iframe>"
+            _i=$((_i + 1))
+        done
+        # printf, not echo: the backslashes are JavaScript's.
+        printf '%s\n' '<script>window.addEventListener("message",function(e){var d=e.data;' \
+            'if(!d||typeof d.lmbCheck!=="string")return;var n=d.lmbCheck.replace("lmb-check=","");' \
+            'var pre=document.getElementById("lmb-results");' \
+            'pre.textContent+=d.text.split("\n").map(function(l){return n+"\t"+l}).join("\n")+"\n";});' \
+            '</script></body></html>'
+    } >"$_dir/frames.html"
+    lmb_chromium "$_dir" 90 --window-size=1280,1000 --virtual-time-budget=10000 \
+        --dump-dom "file://$_dir/frames.html" >"$_dir/frames.dom"
+    _crc=$?
+    awk '/<pre id="lmb-results">/ { on = 1; sub(/.*<pre id="lmb-results">/, "") }
+         on && /<\/pre>/ { sub(/<\/pre>.*/, ""); print; exit }
+         on { print }' "$_dir/frames.dom" |
+        sed 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&amp;/\&/g' >"$_dir/findings"
+    _i=0
+    _bad=0
+    for _p in "$@"; do
+        if ! grep -q "^$_i	end " "$_dir/findings"; then
+            echo "$_p: problem page: the check did not run (browser status $_crc)"
+            _bad=1
+        fi
+        sed -n "s|^$_i	|$_p: |p" "$_dir/findings"
+        grep -q "^$_i	problem " "$_dir/findings" && _bad=1
+        _i=$((_i + 1))
+    done
+    [ "$_crc" = 0 ] || return 2
+    return "$_bad"
+}
+
+# lmb_browser_shot DIR PAGE PLOT_ID WIDTH HEIGHT OUT.png: a screenshot of only
+# that plot of the page (check-page.js's #lmb-only=ID), WIDTH x HEIGHT pixels.
+lmb_browser_shot() {
+    lmb_browser_inject "$2" "$1/shot.html" || return 2
+    lmb_chromium "$1" 90 --window-size="$4,$5" --virtual-time-budget=5000 \
+        --screenshot="$6" "file://$1/shot.html#lmb-only=$3" >/dev/null
+}
