@@ -12,6 +12,7 @@
 #   lmb_chromium DIR SECONDS --dump-dom "file://$PWD/x.html" >dom
 #   lmb_browser_check DIR PAGE... >findings         # tests/browser/check-page.js
 #   lmb_browser_shot DIR PAGE PLOT_ID WIDTH HEIGHT OUT.png
+#   lmb_browser_shots DIR PAGE FINDINGS OUTDIR     # one PNG per plot type
 #
 # LMB_CHROMIUM_TAG, when set, goes into the browser's environment as
 # LMB_TEST_TAG (else the caller's LMB_TEST_TAG is inherited), so that a test
@@ -129,7 +130,12 @@ lmb_browser_check() {
         grep -q "^$_i	problem " "$_dir/findings" && _bad=1
         _i=$((_i + 1))
     done
-    [ "$_crc" = 0 ] || return 2
+    if [ "$_crc" != 0 ]; then
+        echo "lmb_browser_check: $LMB_CHROMIUM exited with status $_crc$(
+            [ "$_crc" = 124 ] && echo ' (ran too long)')" >&2
+        grep -v -e dbus -e '^/usr/bin/chromium: ' "$_dir/chromium.$_lmb_chrome_n.err" | tail -n 5 >&2
+        return 2
+    fi
     return "$_bad"
 }
 
@@ -139,4 +145,39 @@ lmb_browser_shot() {
     lmb_browser_inject "$2" "$1/shot.html" || return 2
     lmb_chromium "$1" 90 --window-size="$4,$5" --virtual-time-budget=5000 \
         --screenshot="$6" "file://$1/shot.html#lmb-only=$3" >/dev/null
+}
+
+# lmb_browser_shots DIR PAGE FINDINGS OUTDIR: one screenshot per plot type of
+# PAGE, from the "plot" lines lmb_browser_check printed for it (in FINDINGS):
+# OUTDIR/memory-latency.png, bandwidth.png (the first bandwidth-* plot),
+# context-switch.png, compare.png (the first compare-* plot), for the types
+# the page has. Prints "TYPE FILE" for each; returns 2 when one failed.
+lmb_browser_shots() {
+    mkdir -p "$4" || return 2
+    case $2 in
+    /*) _page=$2 ;;
+    *) _page=$(pwd)/$2 ;;
+    esac
+    _src=$2
+    _rc=0
+    for _type in memory-latency bandwidth context-switch compare; do
+        case $_type in
+        bandwidth | compare) _pat="$_type-[^ ]*" ;;
+        *) _pat=$_type ;;
+        esac
+        _line=$(grep -F "$_src: plot " "$3" | grep -E "^.*: plot $_pat " | head -n 1)
+        [ -n "$_line" ] || continue
+        _id=$(printf '%s\n' "$_line" | sed -E 's/^.*: plot ([^ ]*) .*/\1/')
+        _w=$(printf '%s\n' "$_line" | sed -E 's/.* width=([0-9]*) .*/\1/')
+        _h=$(printf '%s\n' "$_line" | sed -E 's/.* height=([0-9]*)$/\1/')
+        # The plot's section and the body's margins.
+        if lmb_browser_shot "$1" "$_page" "$_id" $((_w + 80)) $((_h + 80)) "$4/$_type.png" &&
+           [ -s "$4/$_type.png" ]; then
+            echo "$_type $4/$_type.png"
+        else
+            echo "lmb_browser_shots: no screenshot of $_id" >&2
+            _rc=2
+        fi
+    done
+    return "$_rc"
 }
