@@ -87,30 +87,30 @@ lmb_browser_inject() {
 }
 
 # lmb_browser_check DIR PAGE...: loads each page (a copy with the check) in one
-# browser run, as frames of a page of its own, and prints the findings of
-# check-page.js, each line prefixed with "PAGE: "; for a page whose check did
-# not report, "PAGE: problem page: the check did not run". Returns 0 when no
-# page has a problem, 1 when one has, 2 when the browser failed.
+# browser run, as frames of a page of its own (frames.js), 1200 and 700 px
+# wide, and prints the findings of check-page.js, each line prefixed with
+# "PAGE: " (a problem seen only in the narrow frame ends "(at 700 px wide)");
+# for a page whose check did not report, "PAGE: problem page: the check did
+# not run". Returns 0 when no page has a problem, 1 when one has, 2 when the
+# browser failed.
 lmb_browser_check() {
     _dir=$1
     shift
     _i=0
     {
-        echo '<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="lmb-results"></pre>'
+        echo '<!DOCTYPE html><html><head><meta charset="utf-8"><script>'
+        cat "$LMB_BROWSER_DIR/frames.js"
+        echo '</script></head><body><pre id="lmb-results"></pre>'
         for _p in "$@"; do
             if ! lmb_browser_inject "$_p" "$_dir/page.$_i.html"; then
                 echo "lmb_browser_check: $_p has no <head>" >&2
                 return 2
             fi
-            echo "<iframe width=\"1200\" height=\"900\" src=\"page.$_i.html#lmb-check=$_i\"></iframe>"
+            echo "<iframe width=\"1200\" height=\"900\" src=\"page.$_i.html#lmb-check=$_i-wide\"></iframe>"
+            echo "<iframe width=\"700\" height=\"900\" src=\"page.$_i.html#lmb-check=$_i-narrow\"></iframe>"
             _i=$((_i + 1))
         done
-        # printf, not echo: the backslashes are JavaScript's.
-        printf '%s\n' '<script>window.addEventListener("message",function(e){var d=e.data;' \
-            'if(!d||typeof d.lmbCheck!=="string")return;var n=d.lmbCheck.replace("lmb-check=","");' \
-            'var pre=document.getElementById("lmb-results");' \
-            'pre.textContent+=d.text.split("\n").map(function(l){return n+"\t"+l}).join("\n")+"\n";});' \
-            '</script></body></html>'
+        echo '</body></html>'
     } >"$_dir/frames.html"
     lmb_chromium "$_dir" 90 --window-size=1280,1000 --virtual-time-budget=10000 \
         --dump-dom "file://$_dir/frames.html" >"$_dir/frames.dom"
