@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /* lmbench see: the summary page of doc/summary.md, one row per results
  * file (our JSON, JSONL, and lmbench 3 raw files side by side), as text in
- * lmbench 3's layout, or the same table as JSON or CSV: each file's context
- * above the tables, what is known about the cells (marks, notes) under each
- * table, and the run's warnings at the end. */
+ * lmbench 3's layout (coloured on a terminal), or the same tables as Markdown,
+ * JSON or CSV: each file's context above the tables, what is known about the
+ * cells (marks, notes) under each table, and the run's warnings at the end. */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "results.h"
 #include "suite.h"
@@ -21,7 +23,8 @@
 #include <jansson.h>
 #endif
 
-static const char usage[] = "[--percent] [--json|--csv] [--ends PLACEMENT] [FILE|DIR...]";
+static const char usage[] =
+    "[--percent] [--json|--csv|--markdown] [--ends PLACEMENT] [FILE|DIR...]";
 
 static void help(void)
 {
@@ -30,7 +33,8 @@ static void help(void)
            "processor, process, arithmetic, context switch, communication, file system,\n"
            "bandwidth and memory latency figures. FILEs are our JSON (.json, .jsonl) or\n"
            "lmbench 3 raw results files; a DIR is searched for them (one file per run).\n"
-           "Without arguments it reads ./results. Above the tables: each file's context;\n"
+           "Without arguments it reads ./results (which lmbench run writes). Above the\n"
+           "tables: each file's context;\n"
            "under them: marked cells (? implausible, * not exactly the column's figure),\n"
            "blank cells, spreads over 5%% and the run's warnings, named.\n"
            "\nOptions:\n"
@@ -38,19 +42,26 @@ static void help(void)
            "  --json             the same tables as one JSON document\n"
            "  --csv              the same tables as CSV:\n"
            "                     file,host,os,table,column,unit,value,mark,note\n"
+           "  --markdown         the same page as Markdown tables (for pull requests\n"
+           "                     and mailing lists)\n"
            "  --ends PLACEMENT   two-ended benchmarks: show the results whose ends ran\n"
            "                     same_cpu, two_cpus or unpinned (default: same_cpu where\n"
            "                     the file has it, else the file's only placement)\n"
            "  -h, --help         show this help\n"
+           "On a terminal the text page is coloured (never in a pipe, never with NO_COLOR).\n"
            "\nExit status: 0 ok, 1 a file could not be read or output not written,\n"
            "2 bad usage, 3 nothing to show (every file skipped). See lmbench-see(1).\n", usage);
 }
+
+#define LABEL_LEN 300
 
 struct see {
     struct lmb_rs_file *files;
     int nfiles;
     struct lmb_sum_opts opts;
     bool percent;
+    bool colour;                 /* the text page goes to a terminal that wants colour */
+    char (*labels)[LABEL_LEN];   /* each row's Host cell (labels_make); NULL: the hosts */
 };
 
 /* The cells of one column of a table, one per file, with the values shown
@@ -127,27 +138,71 @@ static bool table_has_data(const struct see *S, const struct lmb_sum_table *t)
     return false;
 }
 
-/* The Host cell of row r: the host name, or, when another row has the same host
- * name, the file's name without its directory and .json/.jsonl ("vm.0", "vm.1"),
- * so that two runs of one machine can be told apart. */
+/* The label of row r when another row has the same host name: the file's name
+ * without its directory and .json/.jsonl when it starts with the host name
+ * ("vm.0", "vm.1.json" -> "vm.1", as lmbench run and lmbench 3 name them); else
+ * the host and the file's run number when the name ends in one (an lmbench 3
+ * file kept as "lmbench3-x86_64-linux-vm.0" -> "vm.0"); else the file's name
+ * ("before.json" -> "before"). */
+static void file_label(const struct lmb_rs_file *f, char *buf, size_t len)
+{
+    const char *b = strrchr(f->path, '/');
+    size_t n, hn = strlen(f->hostname), d;
+
+    snprintf(buf, len, "%s", b ? b + 1 : f->path);
+    n = strlen(buf);
+    if (n > 6 && strcmp(buf + n - 6, ".jsonl") == 0)
+        buf[n -= 6] = '\0';
+    else if (n > 5 && strcmp(buf + n - 5, ".json") == 0)
+        buf[n -= 5] = '\0';
+    if (strncmp(buf, f->hostname, hn) == 0)
+        return;
+    for (d = n; d > 0 && buf[d - 1] >= '0' && buf[d - 1] <= '9'; d--)
+        ;
+    if (d < n && d > 0 && buf[d - 1] == '.') {
+        char num[LABEL_LEN];
+        snprintf(num, sizeof num, "%s", buf + d - 1);
+        snprintf(buf, len, "%s%s", f->hostname, num);
+    }
+}
+
+/* Each row's Host cell: the host name; when another row has the same host,
+ * file_label; when two rows are still alike, "#" and the row's number after
+ * each ("vm.0#1", "vm.0#2"). On a lack of memory the host names are used. */
+static void labels_make(struct see *S)
+{
+    bool *alike;
+
+    S->labels = calloc(S->nfiles > 0 ? (size_t)S->nfiles : 1, sizeof *S->labels);
+    if (S->labels == NULL)
+        return;
+    for (int r = 0; r < S->nfiles; r++) {
+        const struct lmb_rs_file *f = &S->files[r];
+        snprintf(S->labels[r], LABEL_LEN, "%s", f->hostname);
+        for (int i = 0; i < S->nfiles; i++)
+            if (i != r && strcmp(S->files[i].hostname, f->hostname) == 0) {
+                file_label(f, S->labels[r], LABEL_LEN);
+                break;
+            }
+    }
+    alike = calloc(S->nfiles > 0 ? (size_t)S->nfiles : 1, sizeof *alike);
+    if (alike == NULL)
+        return;
+    for (int r = 0; r < S->nfiles; r++)
+        for (int i = 0; i < S->nfiles && !alike[r]; i++)
+            alike[r] = i != r && strcmp(S->labels[i], S->labels[r]) == 0;
+    for (int r = 0; r < S->nfiles; r++)
+        if (alike[r]) {
+            size_t n = strlen(S->labels[r]);
+            snprintf(S->labels[r] + n, LABEL_LEN - n, "#%d", r + 1);
+        }
+    free(alike);
+}
+
+/* The Host cell of row r (labels_make). */
 static void host_cell(const struct see *S, int r, char *buf, size_t len)
 {
-    const struct lmb_rs_file *f = &S->files[r];
-    const char *b = strrchr(f->path, '/');
-    size_t n;
-
-    snprintf(buf, len, "%s", f->hostname);
-    for (int i = 0; i < S->nfiles; i++) {
-        if (i == r || strcmp(S->files[i].hostname, f->hostname) != 0)
-            continue;
-        snprintf(buf, len, "%s", b ? b + 1 : f->path);
-        n = strlen(buf);
-        if (n > 6 && strcmp(buf + n - 6, ".jsonl") == 0)
-            buf[n - 6] = '\0';
-        else if (n > 5 && strcmp(buf + n - 5, ".json") == 0)
-            buf[n - 5] = '\0';
-        return;
-    }
+    snprintf(buf, len, "%s", S->labels ? S->labels[r] : S->files[r].hostname);
 }
 
 /* --- notes ------------------------------------------------------------------------ */
@@ -397,6 +452,13 @@ static void run_warnings(const struct lmb_rs_file *f, const char *prefix, struct
 
 /* --- context ---------------------------------------------------------------------- */
 
+/* An escape sequence when the page is coloured, else "". */
+static const char *sgr(const struct see *S, const char *seq)
+{
+    return S->colour ? seq : "";
+}
+
+
 static const char *ctx_or(const struct lmb_rs_file *f, const char *key, const char *dflt)
 {
     const char *v = lmb_rs_context(f, key);
@@ -452,7 +514,7 @@ static void print_context(const struct see *S, FILE *out)
     }
     if (w > 20)
         w = 20;
-    fputs("\nContext\n-------\n", out);
+    fprintf(out, "\n%sContext%s\n-------\n", sgr(S, LMB_SGR_BOLD), sgr(S, LMB_SGR_OFF));
     for (int r = 0; r < S->nfiles; r++) {
         char host[300], named[310], first[320], prefix[32];
         struct text t = { 0 };
@@ -468,6 +530,36 @@ static void print_context(const struct see *S, FILE *out)
 }
 
 /* --- the page ---------------------------------------------------------------------- */
+
+/* The colour of a numeric cell: yellow when implausible (?), faint when not
+ * exactly the column's figure (*) or measured in a disturbed step; NULL for a
+ * plain cell. */
+static const char *cell_colour(const struct see *S, const struct lmb_sum_cellx *x, double shown)
+{
+    if (!S->colour || isnan(shown))
+        return NULL;
+    if (x->mark == LMB_SUM_MARK_DOUBT)
+        return LMB_SGR_WARN;
+    if (x->mark == LMB_SUM_MARK_SUBST || x->disturbed)
+        return LMB_SGR_DIM;
+    return NULL;
+}
+
+/* Appends " " and cell, right-aligned in width, to line at o; coloured with
+ * seq when not NULL (the padding stays outside the colour). Returns the new
+ * length. */
+static size_t put_cell(char *line, size_t o, size_t len, int width, const char *cell,
+                       const char *seq)
+{
+    int pad = width - (int)strlen(cell);
+
+    if (o >= len)
+        return o;
+    if (seq == NULL || cell[0] == '\0')
+        return o + (size_t)snprintf(line + o, len - o, " %*s", width, cell);
+    return o + (size_t)snprintf(line + o, len - o, " %*s%s%s%s", pad > 0 ? pad : 0, "", seq, cell,
+                                LMB_SGR_OFF);
+}
 
 /* A number in a cell of the column's width, with its mark inside the width. */
 static void num_cell(const struct see *S, const struct lmb_sum_table *t,
@@ -504,6 +596,7 @@ static void print_text(const struct see *S, FILE *out)
         const struct lmb_sum_table *t = &lmb_sum_tables[ti];
         struct column cols[LMB_SUM_MAX_COLS];
         struct text notes = { 0 };
+        char title[200];
         bool ok = true;
 
         if (!table_has_data(S, t))
@@ -511,8 +604,9 @@ static void print_text(const struct see *S, FILE *out)
         for (int c = 0; c < t->ncols; c++)
             if (column_of(S, t, c, &cols[c]) != 0)
                 ok = false;
+        lmb_sum_title(t, S->percent, title, sizeof title);
         fputc('\n', out);
-        fprintf(out, "%s\n", t->title);
+        fprintf(out, "%s%s%s\n", sgr(S, LMB_SGR_BOLD), title, sgr(S, LMB_SGR_OFF));
         if (t->title2)
             fprintf(out, "%s\n", t->title2);
         for (int i = 0; i < t->rule; i++)
@@ -539,7 +633,11 @@ static void print_text(const struct see *S, FILE *out)
                     break;
                 case LMB_CELL_TEXT:
                     lmb_sum_cell(&S->opts, f, col, text, sizeof text);
-                    o += (size_t)snprintf(line + o, sizeof line - o, "  %s", text);
+                    if (S->colour && text[0])
+                        o += (size_t)snprintf(line + o, sizeof line - o, "  %s%s%s", LMB_SGR_DIM,
+                                              text, LMB_SGR_OFF);
+                    else
+                        o += (size_t)snprintf(line + o, sizeof line - o, "  %s", text);
                     break;
                 case LMB_CELL_INT:
                     if (!isnan(cols[c].shown[r]))
@@ -553,7 +651,8 @@ static void print_text(const struct see *S, FILE *out)
                              cell, sizeof cell);
                     if (x->mark && !isnan(cols[c].shown[r]) && !repeated(t, c))
                         marks = true;
-                    o += (size_t)snprintf(line + o, sizeof line - o, " %*s", col->width, cell);
+                    o = put_cell(line, o, sizeof line, col->width, cell,
+                                 cell_colour(S, x, cols[c].shown[r]));
                     break;
                 }
             }
@@ -586,7 +685,195 @@ static void print_text(const struct see *S, FILE *out)
         add(&warn, "Marks: %c implausible, %c not exactly the column's figure (another size, "
             "case or copy); each is said under its table\n", LMB_SUM_MARK_DOUBT, LMB_SUM_MARK_SUBST);
     if (warn.len)
-        fprintf(out, "\nWarnings\n--------\n%s", warn.s);
+        fprintf(out, "\n%sWarnings%s\n--------\n%s", sgr(S, LMB_SGR_BOLD), sgr(S, LMB_SGR_OFF),
+                warn.s);
+    free(warn.s);
+}
+
+/* --- Markdown ------------------------------------------------------------------------ */
+
+/* n bytes of s as the text of a heading or a list item, with what Markdown
+ * would read as markup escaped (emphasis, code, links, HTML, '|'), leading
+ * blanks left out. */
+static void md_textn(FILE *out, const char *s, size_t n)
+{
+    const char *e = s + n;
+
+    while (s < e && *s == ' ')
+        s++;
+    for (; s < e && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (strchr("\\*`[]<>|", c) != NULL)
+            fputc('\\', out);
+        fputc(c < 0x20 || c == 0x7f ? ' ' : (int)c, out);
+    }
+}
+
+static void md_text(FILE *out, const char *s)
+{
+    md_textn(out, s, strlen(s));
+}
+
+/* Each line of text as a list item ("- " and the line, its indent left out);
+ * with cont, as lines that continue the item above ("  " and the line). */
+static void md_items(FILE *out, const char *text, bool cont)
+{
+    for (const char *line = text; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        fputs(cont ? "  " : "- ", out);
+        md_textn(out, line, n);
+        fputc('\n', out);
+        line = nl ? nl + 1 : NULL;
+    }
+}
+
+/* A number of a Markdown cell, not held to lmbench 3's widths: 4 significant
+ * digits, whole numbers from 10000 on; its mark after it; "" for none. */
+static void md_num(double v, char mark, char *cell, size_t len)
+{
+    size_t n;
+
+    if (isnan(v)) {
+        snprintf(cell, len, "%s", "");
+        return;
+    }
+    snprintf(cell, len, fabs(v) >= 1e4 ? "%.0f" : "%.4g", v);
+    n = strlen(cell);
+    if (mark && n + 1 < len) {
+        cell[n] = mark;
+        cell[n + 1] = '\0';
+    }
+}
+
+/* The page as Markdown (GitHub, CommonMark tables): a heading, the context as
+ * a list, then each table of the text page under its title's heading: a header
+ * row of the column labels, the alignment row (text left, numbers right), one
+ * row per file (numbers by md_num, marks kept; every cell through
+ * lmb_md_cell), and the notes under it as a list; the warnings last. */
+static void print_markdown(const struct see *S, FILE *out)
+{
+    int counts[S->nfiles > 0 ? S->nfiles : 1][4];
+    struct text warn = { 0 };
+    bool marks = false;
+
+    memset(counts, 0, sizeof counts);
+    fprintf(out, "# lmbench summary (lmbench %s%s)\n\n## Context\n\n", LMB_VERSION,
+            S->percent ? ", percent of the best" : "");
+    for (int r = 0; r < S->nfiles; r++) {
+        char host[300];
+        struct text t = { 0 };
+        host_cell(S, r, host, sizeof host);
+        context_lines(S, &S->files[r], "", "", &t);
+        fputs("- ", out);
+        md_text(out, host);
+        fputs(": ", out);
+        /* The first line after the host, the others continuing its item. */
+        if (t.s != NULL) {
+            size_t n = strcspn(t.s, "\n");
+            md_textn(out, t.s, n);
+            fputc('\n', out);
+            if (t.s[n] == '\n' && t.s[n + 1] != '\0')
+                md_items(out, t.s + n + 1, true);
+        } else {
+            fputc('\n', out);
+        }
+        free(t.s);
+    }
+    for (size_t ti = 0; ti < lmb_sum_ntables; ti++) {
+        const struct lmb_sum_table *t = &lmb_sum_tables[ti];
+        struct column cols[LMB_SUM_MAX_COLS];
+        struct text notes = { 0 };
+        char title[200];
+        bool ok = true;
+
+        if (!table_has_data(S, t))
+            continue;
+        for (int c = 0; c < t->ncols; c++)
+            if (column_of(S, t, c, &cols[c]) != 0)
+                ok = false;
+        lmb_sum_title(t, S->percent, title, sizeof title);
+        fputs("\n## ", out);
+        md_text(out, title);
+        fputs("\n\n", out);
+        if (t->title2) {
+            md_text(out, t->title2);
+            fputs("\n\n", out);
+        }
+        fputs("| Host | OS |", out);
+        for (int c = 0; c < t->ncols; c++) {
+            fputc(' ', out);
+            lmb_md_cell(out, t->cols[c].label);
+            fputs(" |", out);
+        }
+        fputs("\n|---|---|", out);
+        for (int c = 0; c < t->ncols; c++)
+            fputs(t->cols[c].kind == LMB_CELL_NUM || t->cols[c].kind == LMB_CELL_INT ? "---:|"
+                                                                                    : "---|",
+                  out);
+        fputc('\n', out);
+        for (int r = 0; r < S->nfiles && ok; r++) {
+            const struct lmb_rs_file *f = &S->files[r];
+            char os[160], cell[200], host[300];
+            lmb_sum_os(f, os, sizeof os);
+            host_cell(S, r, host, sizeof host);
+            fputs("| ", out);
+            lmb_md_cell(out, host);
+            fputs(" | ", out);
+            lmb_md_cell(out, os);
+            fputs(" |", out);
+            for (int c = 0; c < t->ncols; c++) {
+                const struct lmb_sum_col *col = &t->cols[c];
+                const struct lmb_sum_cellx *x = &cols[c].x[r];
+                cell[0] = '\0';
+                switch (col->kind) {
+                case LMB_CELL_DESC:
+                case LMB_CELL_TEXT:
+                    lmb_sum_cell(&S->opts, f, col, cell, sizeof cell);
+                    break;
+                case LMB_CELL_INT:
+                    if (!isnan(cols[c].shown[r]))
+                        snprintf(cell, sizeof cell, "%.0f", cols[c].shown[r]);
+                    break;
+                case LMB_CELL_NUM:
+                    md_num(cols[c].shown[r], isnan(cols[c].shown[r]) ? 0 : x->mark, cell,
+                           sizeof cell);
+                    if (x->mark && !isnan(cols[c].shown[r]) && !repeated(t, c))
+                        marks = true;
+                    break;
+                }
+                fputc(' ', out);
+                lmb_md_cell(out, cell);
+                fputs(cell[0] ? " |" : "|", out);
+            }
+            fputc('\n', out);
+            row_notes(S, t, cols, r, &notes, counts[r]);
+        }
+        if (ok) {
+            placement_note(S, t, cols, &notes);
+            size_notes(S, t, cols, &notes);
+        }
+        if (notes.len) {
+            fputc('\n', out);
+            md_items(out, notes.s, false);
+        }
+        free(notes.s);
+        for (int c = 0; c < t->ncols; c++)
+            column_free(&cols[c]);
+    }
+    for (int r = 0; r < S->nfiles; r++) {
+        char host[300], prefix[320];
+        host_cell(S, r, host, sizeof host);
+        snprintf(prefix, sizeof prefix, "%s: ", host);
+        run_warnings(&S->files[r], prefix, &warn, counts[r]);
+    }
+    if (marks)
+        add(&warn, "Marks: %c implausible, %c not exactly the column's figure (another size, "
+            "case or copy); each is said under its table\n", LMB_SUM_MARK_DOUBT, LMB_SUM_MARK_SUBST);
+    if (warn.len) {
+        fputs("\n## Warnings\n\n", out);
+        md_items(out, warn.s, false);
+    }
     free(warn.s);
 }
 
@@ -796,9 +1083,11 @@ static int print_json(const struct see *S, FILE *out)
         const struct lmb_sum_table *t = &lmb_sum_tables[ti];
         json_t *jt = json_object(), *cols = json_array(), *rows = json_array();
         struct column k[LMB_SUM_MAX_COLS];
+        char title[200];
         bool ok = true;
         json_object_set_new(jt, "key", json_string(t->key));
-        json_object_set_new(jt, "title", json_string(t->title));
+        lmb_sum_title(t, S->percent, title, sizeof title);
+        json_object_set_new(jt, "title", json_string(title));
         json_object_set_new(jt, "unit", json_string(S->percent && t->percent ? "%" : t->unit));
         json_object_set_new(jt, "better", t->unit[0] ? json_string(t->higher_better ? "higher"
                                                                                      : "lower")
@@ -869,7 +1158,7 @@ static int print_json(const struct see *S, FILE *out)
 int lmb_suite_see(int argc, char **argv)
 {
     struct see S = { .opts = { .ends = NULL } };
-    bool json = false, csv = false;
+    bool json = false, csv = false, markdown = false;
     char **args;
     int nargs = 0, rc = 0, skipped = 0, r;
     const char *v;
@@ -890,6 +1179,8 @@ int lmb_suite_see(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--csv") == 0) {
             csv = true;
+        } else if (strcmp(a, "--markdown") == 0) {
+            markdown = true;
         } else if ((r = lmb_long_opt(argc, argv, &i, "--ends", &v)) != 0) {
             if (r < 0 || (strcmp(v, "same_cpu") != 0 && strcmp(v, "two_cpus") != 0 &&
                           strcmp(v, "unpinned") != 0)) {
@@ -909,9 +1200,10 @@ int lmb_suite_see(int argc, char **argv)
             args[nargs++] = argv[i];
         }
     }
-    if (json && csv) {
+    if (json + csv + markdown > 1) {
         free(args);
-        return lmb_verb_usage_error("see", usage, "--json and --csv exclude each other");
+        return lmb_verb_usage_error("see", usage, "%s and %s exclude each other",
+                                    json ? "--json" : "--csv", markdown ? "--markdown" : "--csv");
     }
 #ifndef LMB_HAVE_JANSSON
     if (json) {
@@ -920,8 +1212,19 @@ int lmb_suite_see(int argc, char **argv)
         return 3;
     }
 #endif
+    if (nargs == 0) {
+        struct stat st;
+        if (stat("results", &st) != 0 && errno == ENOENT) {
+            free(args);
+            fprintf(stderr, "lmbench see: no ./results directory here: `lmbench run` measures "
+                    "this machine and writes its results there (then run `lmbench see` "
+                    "again), or name the results files or directories to show\n");
+            return 1;
+        }
+    }
     rc = lmb_rs_load_args("see", nargs, args, &S.files, &S.nfiles);
     free(args);
+    labels_make(&S);
     skipped = rc == 3;
     if (rc == 3)
         rc = 0;
@@ -933,7 +1236,10 @@ int lmb_suite_see(int argc, char **argv)
 #endif
         } else if (csv) {
             print_csv(&S, stdout);
+        } else if (markdown) {
+            print_markdown(&S, stdout);
         } else {
+            S.colour = lmb_want_colour(stdout);
             print_text(&S, stdout);
         }
         if (lmb_verb_check_output("see", stdout, "the summary") != 0)
@@ -946,5 +1252,6 @@ int lmb_suite_see(int argc, char **argv)
     for (int i = 0; i < S.nfiles; i++)
         lmb_rs_free(&S.files[i]);
     free(S.files);
+    free(S.labels);
     return rc;
 }

@@ -305,6 +305,28 @@ static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const stru
 #define W(k, v) { k, v, NULL }
 #define WS(k, s) { k, 0, s }
 
+void lmb_sum_title(const struct lmb_sum_table *t, bool percent, char *out, size_t len)
+{
+    static const char *const units[] = { " in microseconds", " in nanoseconds", " in MB/s" };
+    static const char pct[] = " in percent of the best in each column";
+
+    if (len == 0)
+        return;
+    if (!percent || !t->percent) {
+        snprintf(out, len, "%s", t->title);
+        return;
+    }
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        const char *p = strstr(t->title, units[i]);
+        if (p != NULL) {
+            snprintf(out, len, "%.*s%s%s", (int)(p - t->title), t->title, pct,
+                     p + strlen(units[i]));
+            return;
+        }
+    }
+    snprintf(out, len, "%s (%s)", t->title, pct + 4);
+}
+
 void lmb_sum_size_text(double b, char *out, size_t len)
 {
     static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };

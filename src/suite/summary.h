@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The summary page of lmbench see (doc/summary.md): its tables and
  * columns as data, the cells looked up from a results file's records, and the
- * number format of lmbench 3's report. see.c renders it as text, JSON or CSV. */
+ * number format of lmbench 3's report. see.c renders it as text, Markdown, JSON
+ * or CSV. */
 #ifndef LMB_SUITE_SUMMARY_H
 #define LMB_SUITE_SUMMARY_H
 
@@ -114,6 +115,12 @@ void lmb_sum_mitigations(const char *v, char *out, size_t len);
  * width (198.7 in 4 is "198."), 10000 and more in thousands (K) or millions (M).
  * A positive value too small for the width keeps 3 significant digits. */
 void lmb_sum_format(double v, int width, char *out, size_t outlen);
+
+/* The title of table t as the page prints it: its own, or under --percent
+ * (percent true) for a table whose cells are percentages, the title with its
+ * unit ("in microseconds", "in MB/s") replaced by "in percent of the best in
+ * each column". */
+void lmb_sum_title(const struct lmb_sum_table *t, bool percent, char *out, size_t len);
 
 /* A size for people: "256 MiB", "64 KiB", "1000 B". */
 void lmb_sum_size_text(double b, char *out, size_t len);

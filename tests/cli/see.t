@@ -120,10 +120,37 @@ like "$OUT" '^vm2       Linux 6\.18\.44 4103 0\.10 ' "two files: the second row,
 cp "$RAW3" "$T/vm.7"
 run "$LMBENCH" see "$RAW3" "$T/vm.7"
 like "$OUT" '^vm\.7      Linux 6\.18\.44 4103 0\.05 ' "two files of one host: the rows named after the files"
+# The fixture is named lmbench3-x86_64-linux-vm.0: its row is its host and run
+# number, never the first 9 characters of that name ("lmbench3-").
+like "$OUT" '^vm\.0      Linux 6\.18\.44 4103 0\.05 ' "an lmbench 3 file named otherwise: labelled by its host and run number"
+unlike "$OUT" 'lmbench3-' "... and its file name appears nowhere on the page"
+cp "$RAW3" "$T/old-run"
+run "$LMBENCH" see "$T/old-run" "$RAW3"
+like "$OUT" '^old-run   Linux 6\.18\.44 4103 0\.05 ' "a file without a run number: its name"
+like "$OUT" '^vm\.0      Linux 6\.18\.44 4103 0\.05 ' "... beside the lmbench 3 file's host and run number"
+mkdir -p "$T/a" "$T/b"
+cp "$RAW3" "$T/a/vm.0"
+cp "$RAW3" "$T/b/vm.0"
+run "$LMBENCH" see "$T/a/vm.0" "$T/b/vm.0"
+like "$OUT" '^vm\.0#1    Linux 6\.18\.44 4103 0\.05 ' "two files of one name: told apart by their row (first)"
+like "$OUT" '^vm\.0#2    Linux 6\.18\.44 4103 0\.05 ' "two files of one name: told apart by their row (second)"
 run "$LMBENCH" see --percent "$RAW3" "$T/vm.1"
 is "$RC" 0 "--percent: exit status 0"
 like "$OUT" '^vm        Linux 6\.18\.44 4103  100 ' "--percent: the best row is 100"
 like "$OUT" '^vm2       Linux 6\.18\.44 4103  200 ' "--percent: twice the latency is 200"
+like "$OUT" '^Processor, Processes - times in percent of the best in each column - smaller is better$' \
+    "--percent: a table's title says percent, not microseconds"
+like "$OUT" '^\*Local\* Communication bandwidths in percent of the best in each column - bigger is better$' \
+    "--percent: a bandwidth table's title says percent, not MB/s"
+unlike "$OUT" '^[^ ].* in (microseconds|nanoseconds|MB/s) - ' "--percent: no title names a unit its cells are not in"
+like "$OUT" '^Basic system parameters$' "--percent: Basic system parameters (not in percent) keeps its title"
+if json_usable; then
+    run_json "$LMBENCH" see --json --percent "$RAW3" "$T/vm.1"
+    json_ok "$T/json" '(.tables[] | select(.key == "processes") | .title) == "Processor, Processes - times in percent of the best in each column - smaller is better" and (.tables[] | select(.key == "basic") | .title) == "Basic system parameters"' \
+        "--json --percent: the titles say percent"
+else
+    skip "--json --percent: jq missing or built without jansson"
+fi
 
 # --- directories ---------------------------------------------------------------------
 
@@ -137,6 +164,13 @@ is "$(printf '%s\n' "$OUT" | grep -c '^vm2\{0,1\} .*Linux 6\.18\.44 4103 0\.')" 
     "a directory (searched recursively, other files ignored): two rows"
 (cd "$T" && "$LMBENCH" see >"$T/out" 2>"$T/err")
 is "$?:$(grep -c 'Linux 6\.18\.44 4103 0\.' "$T/out")" "0:2" "no argument: ./results is read"
+mkdir -p "$T/nores"
+(cd "$T/nores" && "$LMBENCH" see >"$T/out" 2>"$T/err")
+rc=$?
+ok $([ "$rc" = 1 ] && [ ! -s "$T/out" ] && grep -q "^lmbench see: no ./results directory here" "$T/err" &&
+     grep -q "lmbench run" "$T/err"; echo $?) \
+    "no argument and no ./results: exit 1, says that lmbench run makes one"
+[ "$rc" = 1 ] || diag_text "stderr" "$(cat "$T/err")"
 mkdir -p "$T/empty"
 run "$LMBENCH" see "$T/empty"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q '^lmbench see: .*no results files'; echo $?) \
