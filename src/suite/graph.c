@@ -627,6 +627,7 @@ static void page(FILE *out, struct lmb_rs_file *files, int nfiles)
         fputs("</td></tr>\n", out);
     }
     fputs("</table>\n", out);
+    lmb_graph_compare_view(out, files, nfiles);
     memlat_plot(out, files, nfiles, &sid);
     bw_plots(out, files, nfiles, &sid);
     ctx_plot(out, files, nfiles, &sid);
