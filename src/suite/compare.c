@@ -8,7 +8,10 @@
  * differ compare says so before any verdict. An lmbench 3 raw file is matched
  * to ours on the parameters it has, its placement (unpinned) stated beside
  * ours. --threshold PCT makes the exit status 1 when a measurement judged
- * worse got worse by more than PCT percent. */
+ * worse got worse by more than PCT percent. The table's columns are as wide as
+ * the rows shown, the measurements of one file only are named after it; the
+ * same as Markdown with --markdown, as JSON with --json; verdicts coloured on
+ * a terminal (lmb_want_colour). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +29,7 @@
 #endif
 
 static const char usage[] = "[--threshold PCT] [--min-effect PCT] [--min-launches K] [--fdr Q] [--changed] "
-                            "[--only TEXT] [--json] BASE NEW...";
+                            "[--only TEXT] [--json | --markdown] BASE NEW...";
 
 static void help(void)
 {
@@ -47,7 +50,9 @@ static void help(void)
            "The interval comes from a bootstrap that resamples launches, then samples\n"
            "within each, and Student's t; the effect floor is --min-effect or, where\n"
            "larger, the between-launch spread measured in either file. The two files'\n"
-           "contexts (kernel, THP, governor, ...) are shown first, and any difference.\n"
+           "contexts (kernel, THP, governor, ...) are shown first, and any difference;\n"
+           "the measurements found in one file only are named after the table. On a\n"
+           "terminal the verdicts are coloured (not with NO_COLOR set, nor into a pipe).\n"
            "\nOptions:\n"
            "  --threshold PCT   exit 1 when a measurement judged worse got worse by more\n"
            "                    than PCT percent\n"
@@ -60,6 +65,8 @@ static void help(void)
            "  --only TEXT       show only measurements whose name contains TEXT\n"
            "                    (e.g. 'bw_mem frd' or 'lat_syscall')\n"
            "  --json            one JSON document instead of the table\n"
+           "  --markdown        the comparison as Markdown (a list and a table, for pull\n"
+           "                    requests and mailing lists)\n"
            "  -h, --help        show this help\n"
            "\nExit status: 0 no regression beyond the threshold (or no --threshold),\n"
            "1 a regression beyond it, or a file could not be read, 2 bad usage,\n"
@@ -109,58 +116,61 @@ static const char *const context_keys[] = {
 };
 #define NCONTEXT (sizeof context_keys / sizeof context_keys[0])
 
-/* A short context line of f: the facts that most often explain a change. */
-static void context_line(const struct lmb_rs_file *f, FILE *out)
+/* A short context of f, the facts that most often explain a change:
+ * "context: ..." or "context unknown (...)". */
+static void context_line(const struct lmb_rs_file *f, char *buf, size_t len)
 {
     static const char *const shown[] = { "cpu_model", "threads", "smt", "governor", "boost",
                                          "thp", "kernel", "virtualization", "numa_nodes" };
     const char *sep = "";
+    size_t at;
 
     if (f->ncontext == 0) {
-        fprintf(out, "      context unknown%s\n",
-                f->format == LMB_RS_RAW3 ? " (an lmbench 3 file)" : " (the file does not say)");
+        snprintf(buf, len, "context unknown%s",
+                 f->format == LMB_RS_RAW3 ? " (an lmbench 3 file)" : " (the file does not say)");
         return;
     }
-    fprintf(out, "      context: ");
-    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+    at = (size_t)snprintf(buf, len, "context: ");
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0] && at < len; i++) {
         const char *v = lmb_rs_context(f, shown[i]);
         if (v == NULL)
             continue;
         if (strcmp(shown[i], "cpu_model") == 0)
-            fprintf(out, "%s%.60s", sep, v);
+            at += (size_t)snprintf(buf + at, len - at, "%s%.60s", sep, v);
         else
-            fprintf(out, "%s%s %.40s", sep, shown[i], v);
+            at += (size_t)snprintf(buf + at, len - at, "%s%s %.40s", sep, shown[i], v);
         sep = ", ";
     }
-    fputc('\n', out);
 }
 
-/* Says how the contexts of base and nf differ, before any verdict. */
-static void context_diff(const struct lmb_rs_file *base, const struct lmb_rs_file *nf, FILE *out)
+/* How the contexts of base and nf differ, said before any verdict. */
+static void context_diff(const struct lmb_rs_file *base, const struct lmb_rs_file *nf, char *buf,
+                         size_t len)
 {
     const char *sep = "";
+    size_t at = 0;
 
     if (base->ncontext == 0 || nf->ncontext == 0) {
-        fprintf(out, "context unknown for %s: whether the two machines and settings match "
-                     "cannot be told\n",
-                base->ncontext == 0 && nf->ncontext == 0 ? "both files"
-                : base->ncontext == 0                     ? "base"
-                                                          : "new");
+        snprintf(buf, len, "context unknown for %s: whether the two machines and settings match "
+                           "cannot be told",
+                 base->ncontext == 0 && nf->ncontext == 0 ? "both files"
+                 : base->ncontext == 0                     ? "base"
+                                                           : "new");
         return;
     }
-    for (size_t i = 0; i < NCONTEXT; i++) {
+    buf[0] = '\0';
+    for (size_t i = 0; i < NCONTEXT && at < len; i++) {
         const char *a = lmb_rs_context(base, context_keys[i]);
         const char *b = lmb_rs_context(nf, context_keys[i]);
         if (lmb_cmp_same_str(a, b))
             continue;
-        fprintf(out, "%s%s %.60s -> %.60s", *sep ? sep : "context differs: ", context_keys[i],
-                a ? a : "unknown", b ? b : "unknown");
+        at += (size_t)snprintf(buf + at, len - at, "%s%s %.60s -> %.60s",
+                               *sep ? sep : "context differs: ", context_keys[i],
+                               a ? a : "unknown", b ? b : "unknown");
         sep = "; ";
     }
-    if (*sep)
-        fputc('\n', out);
-    else
-        fprintf(out, "context: the same in both files\n");
+    if (!*sep)
+        snprintf(buf, len, "context: the same in both files");
 }
 
 #ifdef LMB_HAVE_JANSSON
@@ -265,16 +275,54 @@ static json_t *row_json(const struct lmb_cmp_row *w)
 
 /* --- output -------------------------------------------------------------------- */
 
-static void fmt_value(double v, char *buf, size_t len)
+/* A name longer than this stands on its own line above its row, so that one
+ * very long name does not widen every row of the table. */
+#define NAME_CAP 60
+
+/* Decimals that give |v| (> 0) sig significant digits; none from 10^sig up. */
+static int decimals_for(double v, int sig)
 {
-    if (v >= 1e6 || v < 1e-3)
-        snprintf(buf, len, "%.4g", v);
-    else if (v >= 1000)
-        snprintf(buf, len, "%.1f", v);
-    else if (v >= 10)
-        snprintf(buf, len, "%.3f", v);
-    else
-        snprintf(buf, len, "%.4f", v);
+    int d = sig - 1 - (int)floor(log10(v));
+    return d < 0 ? 0 : d;
+}
+
+/* Base's and new's values of one row, written alike: the same decimals, enough
+ * for the larger to have 4 significant digits and the smaller at least 3;
+ * each with 4 significant digits of its own (none from 1000 up) where their
+ * orders of magnitude differ by more than 2; in exponent notation below
+ * 0.0001 or from 10^9 up. */
+static void fmt_pair(double b, double n, char *bs, char *ns, size_t len)
+{
+    double hi = fmax(fabs(b), fabs(n)), lo = fmin(fabs(b), fabs(n));
+    int d;
+
+    if (!isfinite(b) || !isfinite(n)) {
+        snprintf(bs, len, "%g", b);
+        snprintf(ns, len, "%g", n);
+        return;
+    }
+    if (hi == 0) {
+        snprintf(bs, len, "0");
+        snprintf(ns, len, "0");
+        return;
+    }
+    if (lo == 0)
+        lo = hi;
+    if (hi >= 1e9 || lo < 1e-4) {
+        snprintf(bs, len, "%.3e", b);
+        snprintf(ns, len, "%.3e", n);
+        return;
+    }
+    if (floor(log10(hi)) - floor(log10(lo)) > 2) {
+        snprintf(bs, len, "%.*f", b == 0 ? 0 : decimals_for(fabs(b), 4), b);
+        snprintf(ns, len, "%.*f", n == 0 ? 0 : decimals_for(fabs(n), 4), n);
+        return;
+    }
+    d = decimals_for(hi, 4);
+    if (decimals_for(lo, 3) > d)
+        d = decimals_for(lo, 3);
+    snprintf(bs, len, "%.*f", d, b);
+    snprintf(ns, len, "%.*f", d, n);
 }
 
 static void describe_file(const struct lmb_rs_file *f, char *buf, size_t len)
@@ -285,35 +333,270 @@ static void describe_file(const struct lmb_rs_file *f, char *buf, size_t len)
 
 struct cmp_opts {
     double threshold;       /* < 0: none */
-    bool changed, json;
+    bool changed, json, markdown, colour;
     const char *only;
     struct lmb_cs_opts cs;
 };
 
-static void print_row(const struct lmb_cmp_row *w, FILE *out)
-{
-    char bs[32], ns[32], iv[48] = "";
+/* One row's text: ratios and intervals always with 3 decimals, changes with 1. */
+struct cells {
+    char base[48], nw[48], ratio[32], iv[80], change[32], note[160];
+};
 
-    fmt_value(w->b->value, bs, sizeof bs);
-    fmt_value(w->n->value, ns, sizeof ns);
+static void row_cells(const struct lmb_cmp_row *w, struct cells *c)
+{
+    fmt_pair(w->b->value, w->n->value, c->base, c->nw, sizeof c->base);
+    c->iv[0] = c->note[0] = '\0';
     if (w->verdict == LMB_V_APART) {
-        fprintf(out, "%-44s %-5s %12s %12s %8s %16s %9s  %s\n", w->name, w->b->unit, bs, ns, "-",
-                "", "-", lmb_cmp_verdict_name(w->verdict));
-        fprintf(out, "    base: %s\n    new:  %s\n", w->b->compat ? w->b->compat : "same",
-                w->n->compat ? w->n->compat : "same");
+        snprintf(c->ratio, sizeof c->ratio, "-");
+        snprintf(c->change, sizeof c->change, "-");
         return;
     }
+    snprintf(c->ratio, sizeof c->ratio, "%.3f", w->ratio);
+    snprintf(c->change, sizeof c->change, "%+.1f%%", w->change_pct);
     if (w->verdict != LMB_V_INFO && isfinite(w->cs.lo))
-        snprintf(iv, sizeof iv, "[%.3f, %.3f]", w->cs.lo, w->cs.hi);
-    fprintf(out, "%-44s %-5s %12s %12s %8.3f %-16s %+8.1f%%  %s", w->name, w->b->unit, bs, ns,
-            w->ratio, iv, w->change_pct, lmb_cmp_verdict_name(w->verdict));
+        snprintf(c->iv, sizeof c->iv, "[%.3f, %.3f]", w->cs.lo, w->cs.hi);
     if (w->verdict == LMB_V_UNKNOWN && w->cs.reason)
-        fprintf(out, " (%s)", w->cs.reason);
+        snprintf(c->note, sizeof c->note, " (%s)", w->cs.reason);
     else if ((w->verdict == LMB_V_BETTER || w->verdict == LMB_V_WORSE) && w->cs.method == LMB_CS_MARGIN)
-        fprintf(out, " (beyond %.0f%%: no spread on one side)", w->cs.margin * 100);
-    fprintf(out, "%s\n", w->regression ? "  REGRESSION" : "");
+        snprintf(c->note, sizeof c->note, " (beyond %.0f%%: no spread on one side)",
+                 w->cs.margin * 100);
+}
+
+/* The widths of the columns, from the rows shown. */
+struct widths {
+    int name, unit, base, nw, ratio, iv, change, verdict;
+};
+
+static void widen(int *w, const char *s)
+{
+    int n = (int)strlen(s);
+    if (n > *w)
+        *w = n;
+}
+
+static const char *verdict_sgr(enum lmb_cmp_verdict v)
+{
+    return v == LMB_V_WORSE ? LMB_SGR_BAD : v == LMB_V_BETTER ? LMB_SGR_GOOD
+                          : v == LMB_V_UNKNOWN ? LMB_SGR_WARN : NULL;
+}
+
+static void print_row(const struct cmp_opts *o, const struct lmb_cmp_row *w, const struct cells *c,
+                      const struct widths *wd, FILE *out)
+{
+    const char *sgr = o->colour ? verdict_sgr(w->verdict) : NULL;
+
+    if ((int)strlen(w->name) > wd->name)
+        fprintf(out, "%s\n%-*s", w->name, wd->name, "");
+    else
+        fprintf(out, "%-*s", wd->name, w->name);
+    /* The verdict is the last column: colour wraps its text, no padding moves. */
+    fprintf(out, " %-*s %*s %*s %*s %-*s %*s  %s%s%s%s", wd->unit, w->b->unit, wd->base, c->base,
+            wd->nw, c->nw, wd->ratio, c->ratio, wd->iv, c->iv, wd->change, c->change,
+            sgr ? sgr : "", lmb_cmp_verdict_name(w->verdict), sgr ? LMB_SGR_OFF : "", c->note);
+    if (w->regression)
+        fprintf(out, "  %s%sREGRESSION%s", o->colour ? LMB_SGR_BOLD : "", o->colour ? LMB_SGR_BAD : "",
+                o->colour ? LMB_SGR_OFF : "");
+    fputc('\n', out);
+    if (w->verdict == LMB_V_APART)
+        fprintf(out, "    base: %s\n    new:  %s\n", w->b->compat ? w->b->compat : "same",
+                w->n->compat ? w->n->compat : "same");
     if (w->placement[0])
         fprintf(out, "    placement: %s\n", w->placement);
+}
+
+/* --- Markdown ---------------------------------------------------------------------- */
+
+/* s as a Markdown cell's text (through lmb_md_cell) in buf. */
+static void md_text(const char *s, char *buf, size_t len)
+{
+    FILE *m = fmemopen(buf, len, "w");
+
+    buf[0] = '\0';
+    if (m == NULL)
+        return;
+    setvbuf(m, NULL, _IONBF, 0);
+    lmb_md_cell(m, s);
+    fclose(m);
+    buf[len - 1] = '\0';
+}
+
+enum { MD_COLS = 8 };
+
+struct md_row {
+    char cell[MD_COLS][1100];
+};
+
+static void md_row_of(const struct lmb_cmp_row *w, const struct cells *c, struct md_row *r)
+{
+    char v[1100];
+    size_t at;
+
+    md_text(w->name, r->cell[0], sizeof r->cell[0]);
+    md_text(w->b->unit, r->cell[1], sizeof r->cell[1]);
+    md_text(c->base, r->cell[2], sizeof r->cell[2]);
+    md_text(c->nw, r->cell[3], sizeof r->cell[3]);
+    md_text(c->ratio, r->cell[4], sizeof r->cell[4]);
+    md_text(c->iv, r->cell[5], sizeof r->cell[5]);
+    md_text(c->change, r->cell[6], sizeof r->cell[6]);
+    at = (size_t)snprintf(v, sizeof v, "%s%s%s", lmb_cmp_verdict_name(w->verdict), c->note,
+                          w->regression ? ", REGRESSION" : "");
+    if (w->verdict == LMB_V_APART && at < sizeof v)
+        at += (size_t)snprintf(v + at, sizeof v - at, " (base: %s; new: %s)",
+                               w->b->compat ? w->b->compat : "same",
+                               w->n->compat ? w->n->compat : "same");
+    if (w->placement[0] && at < sizeof v)
+        snprintf(v + at, sizeof v - at, "; placement: %s", w->placement);
+    md_text(v, r->cell[7], sizeof r->cell[7]);
+}
+
+static const bool md_right[MD_COLS] = { false, false, true, true, true, true, true, false };
+
+static void md_line(const struct md_row *r, const int *wd, FILE *out)
+{
+    for (int k = 0; k < MD_COLS; k++)
+        fprintf(out, md_right[k] ? "| %*s " : "| %-*s ", wd[k], r->cell[k]);
+    fputs("|\n", out);
+}
+
+/* The rows shown as one Markdown table, its cells padded so that the text
+ * reads as a table too (mailing lists). */
+static int md_table(struct lmb_cmp_row *const *rows, size_t n, FILE *out)
+{
+    static const char *const head[MD_COLS] = { "measurement", "unit", "base", "new", "new/base",
+                                               "95% interval", "change", "verdict" };
+    struct md_row *r = calloc(n + 1, sizeof *r);
+    int wd[MD_COLS];
+
+    if (r == NULL)
+        return -1;
+    for (int k = 0; k < MD_COLS; k++) {
+        snprintf(r[0].cell[k], sizeof r[0].cell[k], "%s", head[k]);
+        wd[k] = 4;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct cells c;
+        row_cells(rows[i], &c);
+        md_row_of(rows[i], &c, &r[i + 1]);
+    }
+    for (size_t i = 0; i <= n; i++)
+        for (int k = 0; k < MD_COLS; k++)
+            widen(&wd[k], r[i].cell[k]);
+    md_line(&r[0], wd, out);
+    for (int k = 0; k < MD_COLS; k++) {
+        fputc('|', out);
+        for (int j = 0; j < wd[k] + (md_right[k] ? 1 : 2); j++)
+            fputc('-', out);
+        fputs(md_right[k] ? ":" : "", out);
+    }
+    fputs("|\n", out);
+    for (size_t i = 1; i <= n; i++)
+        md_line(&r[i], wd, out);
+    free(r);
+    return 0;
+}
+
+/* "- " in Markdown, "" in text: the lines after the table are a list there. */
+#define ITEM(o) ((o)->markdown ? "- " : "")
+
+/* The measurements of one file only that --only shows, by name: in text one
+ * per line under a count, in Markdown one list item. */
+static void print_only(const struct cmp_opts *o, const char *which,
+                       const struct lmb_cmp_only *only, size_t n, size_t count, FILE *out)
+{
+    const char *sep = "";
+
+    if (count == 0)
+        return;
+    fprintf(out, "%sonly in %s (%zu):%s", ITEM(o), which, count, o->markdown ? " " : "\n");
+    for (size_t i = 0; i < n; i++) {
+        if (o->only && strstr(only[i].name, o->only) == NULL)
+            continue;
+        if (o->markdown) {
+            fputs(sep, out);
+            lmb_md_cell(out, only[i].name);
+            sep = ", ";
+        } else {
+            fprintf(out, "    %s\n", only[i].name);
+        }
+    }
+    if (o->markdown)
+        fputc('\n', out);
+}
+
+static size_t count_only(const struct cmp_opts *o, const struct lmb_cmp_only *only, size_t n)
+{
+    size_t c = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (!o->only || strstr(only[i].name, o->only) != NULL)
+            c++;
+    return c;
+}
+
+/* The files and their contexts: lines in text, a list in Markdown. */
+static void print_files(const struct cmp_opts *o, const struct lmb_rs_file *base,
+                        const struct lmb_rs_file *nf, FILE *out)
+{
+    char desc[700], ctx[4096];
+
+    if (o->markdown) {
+        fputs("### ", out);
+        lmb_md_cell(out, base->path);
+        fputs(" vs ", out);
+        lmb_md_cell(out, nf->path);
+        fputs("\n\n", out);
+    }
+    for (int k = 0; k < 2; k++) {
+        const struct lmb_rs_file *f = k ? nf : base;
+        describe_file(f, desc, sizeof desc);
+        context_line(f, ctx, sizeof ctx);
+        if (o->markdown) {
+            fprintf(out, "- %s: ", k ? "new" : "base");
+            lmb_md_cell(out, desc);
+            fputs("\n  - ", out);
+            lmb_md_cell(out, ctx);
+            fputc('\n', out);
+        } else {
+            fprintf(out, "%s %s\n      %s\n", k ? "new: " : "base:", desc, ctx);
+        }
+    }
+    context_diff(base, nf, ctx, sizeof ctx);
+    if (o->markdown) {
+        fputs("- ", out);
+        lmb_md_cell(out, ctx);
+        fputc('\n', out);
+    } else {
+        fprintf(out, "%s\n", ctx);
+    }
+    fputc('\n', out);
+}
+
+/* The text table of the rows shown, its columns as wide as their widest cell. */
+static void text_table(const struct cmp_opts *o, struct lmb_cmp_row *const *rows, size_t n,
+                       FILE *out)
+{
+    struct widths wd = { 11, 4, 4, 3, 8, 14, 6, 7 };
+    struct cells c;
+
+    for (size_t i = 0; i < n; i++) {
+        if ((int)strlen(rows[i]->name) <= NAME_CAP)
+            widen(&wd.name, rows[i]->name);
+        widen(&wd.unit, rows[i]->b->unit);
+        row_cells(rows[i], &c);
+        widen(&wd.base, c.base);
+        widen(&wd.nw, c.nw);
+        widen(&wd.ratio, c.ratio);
+        widen(&wd.iv, c.iv);
+        widen(&wd.change, c.change);
+    }
+    fprintf(out, "%-*s %-*s %*s %*s %*s %-*s %*s  %s\n", wd.name, "measurement", wd.unit, "unit",
+            wd.base, "base", wd.nw, "new", wd.ratio, "new/base", wd.iv, "[95% interval]", wd.change,
+            "change", "verdict");
+    for (size_t i = 0; i < n; i++) {
+        row_cells(rows[i], &c);
+        print_row(o, rows[i], &c, &wd, out);
+    }
 }
 
 /* Compares base with one new file; prints the table (or adds to the JSON) and
@@ -322,13 +605,12 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
                        const struct lmb_rs_file *nf, FILE *out, void *jarr)
 {
     struct lmb_cmp_set set;
-    size_t shown = 0, counts[LMB_V_COUNT] = { 0 }, placed = 0;
+    struct lmb_cmp_row **shown;
+    size_t nshown = 0, counts[LMB_V_COUNT] = { 0 }, placed = 0, left_out = 0;
     size_t why_few = 0, why_unknown = 0, why_wide = 0, why_margin = 0, why_one = 0, disturbed = 0;
+    size_t only_b, only_n;
     int regressions = 0;
-    char desc[700];
-#ifdef LMB_HAVE_JANSSON
-    json_t *metrics = jarr ? json_array() : NULL;
-#else
+#ifndef LMB_HAVE_JANSSON
     (void)jarr;
 #endif
 
@@ -336,17 +618,11 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
         fprintf(stderr, "lmbench compare: out of memory\n");
         return -1;
     }
-    if (!o->json) {
-        describe_file(base, desc, sizeof desc);
-        fprintf(out, "base: %s\n", desc);
-        context_line(base, out);
-        describe_file(nf, desc, sizeof desc);
-        fprintf(out, "new:  %s\n", desc);
-        context_line(nf, out);
-        context_diff(base, nf, out);
-        fputc('\n', out);
-        fprintf(out, "%-44s %-5s %12s %12s %8s %-16s %9s  %s\n", "measurement", "unit", "base",
-                "new", "new/base", "[95% interval]", "change", "verdict");
+    shown = calloc(set.n + 1, sizeof *shown);
+    if (shown == NULL) {
+        lmb_cmp_free(&set);
+        fprintf(stderr, "lmbench compare: out of memory\n");
+        return -1;
     }
     for (size_t i = 0; i < set.n; i++) {
         struct lmb_cmp_row *w = &set.rows[i];
@@ -373,56 +649,89 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
             w->regression = true;
             regressions++;
         }
-        if (o->changed && w->verdict != LMB_V_BETTER && w->verdict != LMB_V_WORSE && !w->regression)
+        if (o->changed && w->verdict != LMB_V_BETTER && w->verdict != LMB_V_WORSE && !w->regression) {
+            left_out++;
             continue;
-        shown++;
-        if (!o->json)
-            print_row(w, out);
-#ifdef LMB_HAVE_JANSSON
-        else if (metrics)
-            json_array_append_new(metrics, row_json(w));
-#endif
+        }
+        shown[nshown++] = w;
     }
+    only_b = count_only(o, set.only_base, set.nonly_base);
+    only_n = count_only(o, set.only_new, set.nonly_new);
     if (!o->json) {
-        if (shown == 0)
+        print_files(o, base, nf, out);
+        if (nshown == 0)
             fprintf(out, "(no measurement to show)\n");
-        fprintf(out, "\n%zu compared: %zu worse, %zu better, %zu same, %zu ?, %zu not judged; "
-                     "%zu only in base, %zu only in new\n",
+        else if (!o->markdown)
+            text_table(o, shown, nshown, out);
+        else if (md_table(shown, nshown, out) != 0) {
+            free(shown);
+            lmb_cmp_free(&set);
+            fprintf(stderr, "lmbench compare: out of memory\n");
+            return -1;
+        }
+        if (left_out)
+            fprintf(out, "%s%zu not shown: neither better nor worse (--changed)\n",
+                    o->markdown ? "\n" : "", left_out);
+        fputc('\n', out);
+        if (!o->markdown) {
+            print_only(o, "base", set.only_base, set.nonly_base, only_b, out);
+            print_only(o, "new", set.only_new, set.nonly_new, only_n, out);
+            if (only_b || only_n)
+                fputc('\n', out);
+        }
+        fprintf(out, "%s%zu compared: %zu worse, %zu better, %zu same, %zu ?, %zu not judged; "
+                     "%zu only in base, %zu only in new\n", ITEM(o),
                 counts[LMB_V_SAME] + counts[LMB_V_BETTER] + counts[LMB_V_WORSE] + counts[LMB_V_UNKNOWN] +
                     counts[LMB_V_INFO],
                 counts[LMB_V_WORSE], counts[LMB_V_BETTER], counts[LMB_V_SAME], counts[LMB_V_UNKNOWN],
-                counts[LMB_V_INFO], set.nonly_base, set.nonly_new);
+                counts[LMB_V_INFO], only_b, only_n);
+        if (o->markdown) {
+            print_only(o, "base", set.only_base, set.nonly_base, only_b, out);
+            print_only(o, "new", set.only_new, set.nonly_new, only_n, out);
+        }
         if (counts[LMB_V_UNKNOWN])
-            fprintf(out, "?: %zu too few samples, %zu one launch, %zu spread unknown, "
+            fprintf(out, "%s?: %zu too few samples, %zu one launch, %zu spread unknown, "
                          "%zu interval too wide, %zu within the margin (one side without "
-                         "spread)\n",
+                         "spread)\n", ITEM(o),
                     why_few, why_one, why_unknown, why_wide, why_margin);
         if (counts[LMB_V_APART])
-            fprintf(out, "%zu not comparable: the same measurement, different quantities "
-                         "(compat)\n", counts[LMB_V_APART]);
+            fprintf(out, "%s%zu not comparable: the same measurement, different quantities "
+                         "(compat)\n", ITEM(o), counts[LMB_V_APART]);
         if (placed)
-            fprintf(out, "%zu compared across placements (the placement line under each)\n",
-                    placed);
+            fprintf(out, "%s%zu compared across placements (%s)\n", ITEM(o), placed,
+                    o->markdown ? "the placement in each verdict" : "the placement line under each");
         if (disturbed)
-            fprintf(out, "%zu measured in a step that shared its CPUs beyond the threshold "
-                         "(disturbed) in base or new\n", disturbed);
-        fprintf(out, "verdicts: 95%% intervals of the ratio of medians (bootstrap over launches "
+            fprintf(out, "%s%zu measured in a step that shared its CPUs beyond the threshold "
+                         "(disturbed) in base or new\n", ITEM(o), disturbed);
+        fprintf(out, "%sverdicts: 95%% intervals of the ratio of medians (bootstrap over launches "
                      "and samples), false-discovery rate %g, effect floor %g%% or the "
-                     "between-launch spread where larger\n",
+                     "between-launch spread where larger\n", ITEM(o),
                 o->cs.fdr, o->cs.min_effect * 100);
         if (o->threshold >= 0)
-            fprintf(out, "regressions beyond %g%%: %d\n", o->threshold, regressions);
+            fprintf(out, "%sregressions beyond %g%%: %d\n", ITEM(o), o->threshold, regressions);
     }
 #ifdef LMB_HAVE_JANSSON
-    if (metrics) {
-        json_t *c = json_object();
+    if (o->json && jarr) {
+        json_t *c = json_object(), *metrics = json_array(), *names[2];
+        for (size_t i = 0; i < nshown; i++)
+            json_array_append_new(metrics, row_json(shown[i]));
+        for (int k = 0; k < 2; k++) {
+            const struct lmb_cmp_only *only = k ? set.only_new : set.only_base;
+            size_t n = k ? set.nonly_new : set.nonly_base;
+            names[k] = json_array();
+            for (size_t i = 0; i < n; i++)
+                if (!o->only || strstr(only[i].name, o->only) != NULL)
+                    json_array_append_new(names[k], json_string(only[i].name));
+        }
         json_object_set_new(c, "new", json_pack("{ssss?so}", "path", nf->path, "host", nf->hostname,
                                                 "run_id", nf->run_id ? json_string(nf->run_id)
                                                                      : json_null()));
         json_object_set_new(c, "context", context_json(base, nf));
         json_object_set_new(c, "metrics", metrics);
-        json_object_set_new(c, "only_in_base", json_integer((json_int_t)set.nonly_base));
-        json_object_set_new(c, "only_in_new", json_integer((json_int_t)set.nonly_new));
+        json_object_set_new(c, "only_in_base", json_integer((json_int_t)only_b));
+        json_object_set_new(c, "only_in_new", json_integer((json_int_t)only_n));
+        json_object_set_new(c, "only_in_base_names", names[0]);
+        json_object_set_new(c, "only_in_new_names", names[1]);
         json_object_set_new(c, "not_comparable", json_integer((json_int_t)counts[LMB_V_APART]));
         json_object_set_new(c, "counts", json_pack("{sIsIsIsIsI}", "worse",
                                                    (json_int_t)counts[LMB_V_WORSE], "better",
@@ -434,6 +743,7 @@ static int compare_one(const struct cmp_opts *o, const struct lmb_rs_file *base,
         json_array_append_new((json_t *)jarr, c);
     }
 #endif
+    free(shown);
     lmb_cmp_free(&set);
     return regressions;
 }
@@ -519,6 +829,8 @@ int lmb_suite_compare(int argc, char **argv)
             o.changed = true;
         } else if (strcmp(a, "--json") == 0) {
             o.json = true;
+        } else if (strcmp(a, "--markdown") == 0) {
+            o.markdown = true;
         } else if (strcmp(a, "--") == 0) {
             for (i++; i < argc; i++)
                 pos[npos++] = argv[i];
@@ -528,6 +840,10 @@ int lmb_suite_compare(int argc, char **argv)
         } else {
             pos[npos++] = argv[i];
         }
+    }
+    if (o.json && o.markdown) {
+        free(pos);
+        return lmb_verb_usage_error("compare", usage, "--json and --markdown: choose one");
     }
     if (npos < 2) {
         free(pos);
@@ -577,6 +893,7 @@ int lmb_suite_compare(int argc, char **argv)
 #else
     void *arr = NULL;
 #endif
+    o.colour = !o.json && !o.markdown && lmb_want_colour(stdout);
     for (int i = 1; i < npos && !oom; i++) {
         int got;
         if (i > 1 && !o.json)

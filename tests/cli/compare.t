@@ -93,7 +93,7 @@ doc "$T/lowbw.json" "$BASE_SYS" "$LOW_BW"
 
 run "$LMBENCH" compare $ONE --threshold 0.5 "$T/base.json" "$T/noise.json"
 is "$RC" 0 "noise (1% apart, overlapping intervals) with --threshold 0.5: exit status 0"
-like "$OUT" '^lat_syscall null +us +1\.0000 +1\.0100 +1\.010 \[0\.9[0-9]*, 1\.0[0-9]*\] +\+1\.0%  same$' \
+like "$OUT" '^lat_syscall null +us +1\.000 +1\.010 +1\.010 \[0\.9[0-9]*, 1\.0[0-9]*\] +\+1\.0%  same$' \
     "noise: lat_syscall null side by side, ratio, its interval, change, 'same'"
 like "$OUT" '^bw_mem frd size_bytes=65536 +MB/s .*  (same|\? \(interval too wide to tell\))$' \
     "noise: a noisy bandwidth is 'same' or '?', not a change"
@@ -107,7 +107,7 @@ like "$OUT" '^regressions beyond 0\.5%: 0$' "noise: no regression"
 
 run "$LMBENCH" compare $ONE --threshold 5 "$T/base.json" "$T/slow.json"
 is "$RC" 1 "a 20% slower null call with --threshold 5: exit status 1"
-like "$OUT" '^lat_syscall null +us +1\.0000 +1\.2000 +1\.200 \[1\.1[0-9]*, 1\.2[0-9]*\] +\+20\.0%  worse  REGRESSION$' \
+like "$OUT" '^lat_syscall null +us +1\.000 +1\.200 +1\.200 \[1\.1[0-9]*, 1\.2[0-9]*\] +\+20\.0%  worse  REGRESSION$' \
     "regression: marked worse and REGRESSION"
 like "$ERR" '^lmbench compare: 1 regression beyond 5%$' "regression: said on stderr"
 run "$LMBENCH" compare $ONE --threshold 25 "$T/base.json" "$T/slow.json"
@@ -123,7 +123,7 @@ like "$OUT" '^lat_syscall null .* -20\.0%  better$' "faster: marked better"
 # Bandwidth: lower is worse; the vector unit does not make it another measurement.
 run "$LMBENCH" compare $ONE --threshold 5 "$T/base.json" "$T/lowbw.json"
 is "$RC" 1 "a 17% lower bandwidth with --threshold 5: exit status 1"
-like "$OUT" '^bw_mem frd size_bytes=65536 +MB/s +30000\.0 +25000\.0 +0\.833 \[0\.8[0-9]*, 0\.8[0-9]*\] +-16\.7%  worse  REGRESSION$' \
+like "$OUT" '^bw_mem frd size_bytes=65536 +MB/s +30000 +25000 +0\.833 \[0\.8[0-9]*, 0\.8[0-9]*\] +-16\.7%  worse  REGRESSION$' \
     "bandwidth: lower is worse (matched across vector units)"
 
 # Several new files.
@@ -199,7 +199,7 @@ sed 's/"benchmark":"lat_syscall","case":"null",/&"compat":"differs: a test quant
     "$T/slow.json" >"$T/compat.json"
 run "$LMBENCH" compare --threshold 5 "$T/base.json" "$T/compat.json"
 is "$RC" 0 "a 20% change between different quantities is no regression: exit status 0"
-like "$OUT" '^lat_syscall null +us +1\.0000 +1\.2000 +- +-  not comparable$' \
+like "$OUT" '^lat_syscall null +us +1\.000 +1\.200 +- +-  not comparable$' \
     "compat differs: both values, no ratio, 'not comparable'"
 like "$OUT" '^    new:  differs: a test quantity$' "compat differs: each side's compat is named"
 like "$OUT" '^1 not comparable' "compat differs: counted"
@@ -225,7 +225,7 @@ json_checks "$T/json" <<'EOF2'
     .comparisons[0].metrics[0] | .base.launches == 3 and .new.launches == 3 and (.base.between_launch_cv * 100 | round) == 9 and (.effect_floor_pct | round) == 9 and .verdict != "worse" and .df < 10
 EOF2
 run "$LMBENCH" compare "$T/l1.json" "$T/l2.json"
-like "$OUT" '^lat_proc fork +us +1\.1000 +1\.1550 +1\.050 \[0\.[5-8][0-9]*, 1\.[3-9][0-9]*\] +\+5\.0%  \? \(interval too wide to tell\)$' \
+like "$OUT" '^lat_proc fork +us +1\.100 +1\.155 +1\.050 \[0\.[5-8][0-9]*, 1\.[3-9][0-9]*\] +\+5\.0%  \? \(interval too wide to tell\)$' \
     "three launches: the interval is as wide as the launches scatter"
 run "$LMBENCH" compare $ONE "$T/l3.json" "$T/l4.json"
 like "$OUT" '^lat_proc fork +us .* 1\.050 \[0\.9[0-9]*, 1\.1[0-9]*\] ' \
@@ -268,12 +268,12 @@ doc "$T/ours.json" \
     'lat_syscall|"null"|{}|us|lower|0.0530 0.0531 0.0529;0.0532 0.0533 0.0531;0.0528 0.0529 0.0530' \
     'lat_proc|"fork"|{}|us|lower|200 201 199;204 205 203;198 199 200'
 run "$LMBENCH" compare "$RAW3" "$T/ours.json"
-like "$OUT" '^lat_pipe ends=same_cpu msg_bytes=1 +us +10\.745 +21\.000 +1\.954 +\+95\.4%  worse \(beyond [0-9]+%: no spread on one side\)$' \
+like "$OUT" '^lat_pipe ends=same_cpu msg_bytes=1 +us +10\.7[45] +21\.00 +1\.954 +\+95\.4%  worse \(beyond [0-9]+%: no spread on one side\)$' \
     "lmbench 3's unpinned pipe matched to ours on one CPU; judged by the margin, and said so"
 like "$OUT" '^    placement: base unpinned \(lmbench 3\), new same_cpu$' "the placement difference is stated"
-like "$OUT" '^lat_syscall null +us +0\.0524 +0\.0530 +1\.011 +\+1\.1%  \? \(within the margin' \
+like "$OUT" '^lat_syscall null +us +0\.05240 +0\.05300 +1\.011 +\+1\.1%  \? \(within the margin' \
     "a 1% difference against a value without spread: '?' and why"
-like "$OUT" '^lat_proc fork +us +92\.769 +200\.000 +2\.156 .*  worse \(beyond' "fork: worse, beyond the margin"
+like "$OUT" '^lat_proc fork +us +92\.8 +200\.0 +2\.156 .*  worse \(beyond' "fork: worse, beyond the margin"
 like "$OUT" '^3 compared:' "each of ours found in lmbench 3's file is compared"
 like "$OUT" 'only in base, 1 only in new$' "ours on two CPUs has no lmbench 3 counterpart"
 run "$LMBENCH" compare --threshold 5 "$RAW3" "$T/ours.json"
@@ -287,8 +287,172 @@ EOF2
 sed 's/"benchmark":"lat_proc","case":"fork",/&"compat":"differs: a test quantity",/' \
     "$T/ours.json" >"$T/ours-differs.json"
 run "$LMBENCH" compare "$RAW3" "$T/ours-differs.json"
-like "$OUT" '^lat_proc fork +us +92\.769 +200\.000 +- +-  not comparable$' \
+like "$OUT" '^lat_proc fork +us +92\.8 +200\.0 +- +-  not comparable$' \
     "against lmbench 3, a record with compat 'differs' is not comparable"
+
+# --- the table: columns that fit, digits, names in one file only -----------------------
+
+# cols_aligned TEXT: every row of each table (and the header) has its unit starting,
+# and its base, new, new/base and change ending, in one column, and its verdict
+# starting in one column; a name too long for the column stands on its own line,
+# the rest of its row under the others.
+cols_aligned() {
+    printf '%s\n' "$1" | awk '
+        function at(line, col) { return substr(line, col, 1) }
+        { l[NR] = $0 }
+        END {
+            for (i = 1; i <= NR && l[i] !~ /^measurement /; i++)
+                ;
+            if (i > NR) exit 1
+            h = l[i]
+            u = index(h, " unit ") + 1; v = index(h, "  verdict") + 2
+            eb = index(h, " base ") + 4; en = index(h, " new ") + 3
+            er = index(h, " new/base ") + 8; ec = index(h, " change ") + 6
+            for (i++; i <= NR && l[i] != ""; i++) {
+                x = l[i]
+                if (x ~ /^    [a-z]/) continue                       # placement, compat
+                if (x !~ /^            / && l[i + 1] ~ /^            /) continue   # a name alone
+                bad = 0
+                if (at(x, u - 1) != " " || at(x, u) == " ") bad = 1
+                if (at(x, eb) == " " || at(x, eb + 1) != " ") bad = 1
+                if (at(x, en) == " " || at(x, en + 1) != " ") bad = 1
+                if (at(x, er) == " " || at(x, er + 1) != " ") bad = 1
+                if (at(x, ec) == " " || at(x, ec + 1) != " ") bad = 1
+                if (substr(x, v - 2, 2) != "  " || substr(x, v) !~ /^(same|better|worse|\?|-|not comparable)/) bad = 1
+                if (bad) { print "misaligned: " x; err = 1 }
+                rows++
+            }
+            exit err || !rows
+        }'
+}
+
+MID='lat_fs|"create"|{"size_bytes":65536,"files_per_dir":100,"tree":"wide"}|us|lower'
+LONG='lat_fs|"create"|{"size_bytes":0,"files_per_dir":100,"directory_layout":"nested-three-levels-deep-with-long-names","tree":"x"}|us|lower'
+doc "$T/w1.json" "$MID|9.5 9.5 9.5 9.5 9.5 9.6" "$LONG|9 9 9 9 9 9.1" \
+    'bw_mem|"rd"|{"size_bytes":65536}|MB/s|higher|999 999 999 999 999 998' \
+    'lat_syscall|"null"|{}|us|lower|0.0524 0.0524 0.0524 0.0524 0.0524 0.0525' \
+    'lat_syscall|"read"|{}|us|lower|2 2 2 2 2 2' 'lat_syscall|"stat"|{}|us|lower|2 2 2 2 2 2'
+doc "$T/w2.json" "$MID|10.5 10.5 10.5 10.5 10.5 10.6" "$LONG|9 9 9 9 9 9.1" \
+    'bw_mem|"rd"|{"size_bytes":65536}|MB/s|higher|1001 1001 1001 1001 1001 1000' \
+    'lat_syscall|"null"|{}|us|lower|0.1048 0.1048 0.1048 0.1048 0.1048 0.1049' \
+    'lat_syscall|"write"|{}|us|lower|2 2 2 2 2 2'
+run "$LMBENCH" compare $ONE "$T/w1.json" "$T/w2.json"
+is "$RC" 0 "long names: exit status 0"
+ok $(cols_aligned "$OUT" >"$T/al" 2>&1; r=$?; cat "$T/al" >&2; echo $r) \
+    "a 58-character name: the columns widen to it, every row aligned"
+like "$OUT" '^lat_fs create files_per_dir=100 size_bytes=65536 tree=wide +us ' \
+    "a 58-character name fits on its row"
+like "$OUT" '^lat_fs create directory_layout=nested-three-levels-deep-with-long-names files_per_dir=100 size_bytes=0 tree=x$' \
+    "a name longer than the column's cap: on its own line"
+ok $(cols_aligned "$(awk '/^(measurement|lat_syscall|bw_mem|lat_fs create f)/' "$T/out")" >/dev/null 2>&1; echo $?) \
+    "... the rows of short names aligned"
+# Digits: base and new of one row with the same decimals (the smaller value 3
+# significant digits or more, the larger 4); ratios and intervals 3 decimals,
+# changes 1.
+like "$OUT" '^lat_fs create files_per_dir=100 size_bytes=65536 tree=wide +us +9\.50 +10\.50 +1\.105 \[1\.[0-9]{3}, 1\.[0-9]{3}\] +\+10\.5%  worse$' \
+    "9.5 beside 10.5: both with 2 decimals"
+like "$OUT" '^bw_mem rd size_bytes=65536 +MB/s +999 +1001 +1\.002 \[1\.[0-9]{3}, 1\.[0-9]{3}\] +\+0\.2%  ' \
+    "999 beside 1001: both whole numbers"
+like "$OUT" '^lat_syscall null +us +0\.0524 +0\.1048 +2\.000 ' "0.0524 beside 0.1048: both with 4 decimals"
+ok $(printf '%s\n' "$OUT" | awk '/^(lat_|bw_)/ && NF > 6 {
+        for (i = 1; i <= NF; i++) if ($i ~ /^\[/) break
+        r = $(i - 1); if (r !~ /^[0-9]+\.[0-9][0-9][0-9]$/ || $i !~ /^\[[0-9]+\.[0-9][0-9][0-9],$/ || $(i + 1) !~ /^[0-9]+\.[0-9][0-9][0-9]\]$/ || $(i + 2) !~ /^[-+][0-9]+\.[0-9]%$/) bad = 1
+        b = $(i - 3); n = $(i - 2); sub(/^[^.]*/, "", b); sub(/^[^.]*/, "", n); if (length(b) != length(n)) bad = 1
+    } END { exit bad }'; echo $?) \
+    "every row: base and new with the same decimals, ratio and interval 3, change 1"
+# Names in one file only, after the table.
+like "$OUT" '^only in base \(2\):$' "only in base: counted"
+like "$OUT" '^    lat_syscall read$' "only in base: named"
+like "$OUT" '^    lat_syscall stat$' "only in base: each named"
+like "$OUT" '^only in new \(1\):$' "only in new: counted"
+like "$OUT" '^    lat_syscall write$' "only in new: named"
+like "$OUT" '2 only in base, 1 only in new$' "the summary's counts"
+ok $(printf '%s\n' "$OUT" | awk '/^measurement / { h = NR } /^only in base/ { o = NR } END { exit !(h && o > h) }'; echo $?) \
+    "the names come after the table"
+run "$LMBENCH" compare $ONE --only stat "$T/w1.json" "$T/w2.json"
+like "$OUT" '^    lat_syscall stat$' "--only stat: the matching name in base only"
+unlike "$OUT" '^    lat_syscall (read|write)$' "--only stat: the others left out"
+unlike "$OUT" '^only in new' "--only stat: nothing only in new"
+like "$OUT" '^0 compared: .*; 1 only in base, 0 only in new$' "--only stat: the counts are of what --only shows"
+run "$LMBENCH" compare $ONE --changed "$T/w1.json" "$T/w2.json"
+like "$OUT" '^lat_fs create files_per_dir=100 .*  worse$' "--changed: the changed row"
+unlike "$OUT" '^bw_mem rd' "--changed: the others left out"
+like "$OUT" '^2 not shown: neither better nor worse \(--changed\)$' "--changed: says how many it left out"
+like "$OUT" '^    lat_syscall read$' "--changed: the names in one file only still listed"
+run_json "$LMBENCH" compare $ONE --json "$T/w1.json" "$T/w2.json"
+json_checks "$T/json" <<'EOF2'
+--json: the names found in one file only, beside their counts
+    .comparisons[0] | .only_in_base == 2 and .only_in_new == 1 and .only_in_base_names == ["lat_syscall read", "lat_syscall stat"] and .only_in_new_names == ["lat_syscall write"]
+EOF2
+run_json "$LMBENCH" compare $ONE --json --only stat "$T/w1.json" "$T/w2.json"
+json_checks "$T/json" <<'EOF2'
+--json --only stat: the names and counts of what --only shows
+    .comparisons[0] | .only_in_base == 1 and .only_in_new == 0 and .only_in_base_names == ["lat_syscall stat"] and .only_in_new_names == []
+EOF2
+
+E=$(printf '\033')
+
+# --- Markdown ----------------------------------------------------------------------
+
+verb_usage_error compare --markdown --json "$T/w1.json" "$T/w2.json"
+# (a '|' in a name: written as '%' and put in after, doc() splits on '|')
+doc "$T/m1.json" "$BASE_SYS" 'lat_fs|"create"|{"size_bytes":0,"tree":"a%b"}|us|lower|9 9 9 9 9 9' \
+    'lat_syscall|"read"|{}|us|lower|2 2 2 2 2 2'
+doc "$T/m2.json" "$SLOW_SYS" 'lat_fs|"create"|{"size_bytes":0,"tree":"a%b"}|us|lower|9 9 9 9 9 9'
+sed -i 's/a%b/a|b/' "$T/m1.json" "$T/m2.json"
+run "$LMBENCH" compare $ONE --markdown --threshold 5 "$T/m1.json" "$T/m2.json"
+is "$RC" 1 "--markdown with a regression: exit status 1"
+like "$OUT" '^- base: .*m1\.json \(testhost\)$' "--markdown: the base file in a list"
+like "$OUT" '^- new: .*m2\.json \(testhost\)$' "--markdown: the new file in a list"
+like "$OUT" '^  - context unknown \(the file does not say\)$' "--markdown: each file's context under it"
+like "$OUT" '^\| measurement +\| unit +\| +base \| +new \| new/base \| +95% interval \| +change \| verdict +\|$' \
+    "--markdown: the table's header"
+like "$OUT" '^\|-+\|-+\|-+:\|-+:\|-+:\|-+:\|-+:\|-+\|$' "--markdown: numbers right-aligned (---:)"
+ok $(printf '%s\n' "$OUT" | awk '/^\|/ { s = $0; gsub(/\\\|/, "", s); n = gsub(/\|/, "", s); if (!h) h = n; else if (n != h) bad = 1; rows++ } END { exit !(h == 9 && rows == 4 && !bad) }'; echo $?) \
+    "--markdown: header, delimiter and two rows, each with 8 cells"
+like "$OUT" '^\| lat_fs create size_bytes=0 tree=a\\\|b +\|' "--markdown: a '|' in a name escaped"
+like "$OUT" '^\| lat_syscall null +\| us +\| +1\.000 \| +1\.200 \| +1\.200 \| \[1\.[0-9]{3}, 1\.[0-9]{3}\] \| +\+20\.0% \| worse, REGRESSION +\|$' \
+    "--markdown: a row with its verdict and REGRESSION"
+like "$OUT" '^- 2 compared: 1 worse, 0 better, 1 same, 0 \?, 0 not judged; 1 only in base, 0 only in new$' \
+    "--markdown: the counts after the table"
+like "$OUT" '^- only in base \(1\): lat_syscall read$' "--markdown: names in one file only"
+ok $(printf '%s\n' "$OUT" | awk '/^\|/ { t = 1; next } t && /^$/ { exit 0 } t { exit 1 }'; echo $?) \
+    "--markdown: a blank line ends the table"
+unlike "$OUT" "$E" "--markdown into a pipe: no colour"
+
+# --- colour: on a terminal only, never with NO_COLOR -----------------------------------
+
+if command -v script >/dev/null 2>&1 && script -qfec true /dev/null >/dev/null 2>&1; then
+    tty_run() { TERM=xterm script -qfec "$*" /dev/null </dev/null 2>&1 | tr -d '\r'; }
+    CMD="$LMBENCH compare $ONE --threshold 5 $T/w1.json $T/m2.json"
+    out=$(tty_run "$CMD")
+    like "$out" "^lat_syscall null .*  $E\\[31mworse$E\\[0m  $E\\[1m$E\\[31mREGRESSION$E\\[0m\$" \
+        "on a terminal: a regression in bold red"
+    out=$(tty_run "$LMBENCH compare $ONE $T/w1.json $T/w2.json")
+    like "$out" "  $E\\[31mworse$E\\[0m\$" "on a terminal: worse in red"
+    like "$out" "  same\$" "on a terminal: same plain"
+    ok $(cols_aligned "$(printf '%s\n' "$out" | sed "s/$E\\[[0-9;]*m//g")" >/dev/null 2>&1; echo $?) \
+        "on a terminal: the columns aligned with the colour taken out"
+    doc "$T/f1.json" "$BASE_SYS"
+    doc "$T/f2.json" "$FAST_SYS"
+    out=$(tty_run "$LMBENCH compare $ONE $T/f1.json $T/f2.json")
+    like "$out" "  $E\\[32mbetter$E\\[0m\$" "on a terminal: better in green"
+    out=$(tty_run "$LMBENCH compare $T/f1.json $T/f2.json")
+    like "$out" "  $E\\[33m\\?$E\\[0m \\(one launch" "on a terminal: ? in yellow"
+    out=$(NO_COLOR=1 tty_run "$CMD")
+    like "$out" "^lat_syscall null .*  worse  REGRESSION\$" "NO_COLOR=1 on a terminal: the table ..."
+    unlike "$out" "$E" "... without colour"
+    out=$(TERM=dumb script -qfec "$CMD" /dev/null </dev/null 2>&1)
+    unlike "$out" "$E" "TERM=dumb on a terminal: no colour"
+    out=$(tty_run "$LMBENCH compare $ONE --markdown $T/w1.json $T/w2.json")
+    like "$out" '^\| measurement ' "--markdown on a terminal: the table ..."
+    unlike "$out" "$E" "... without colour (it is text to paste)"
+else
+    skip "no script(1) to make a terminal: colour not tested"
+fi
+run "$LMBENCH" compare $ONE --threshold 5 "$T/w1.json" "$T/m2.json"
+like "$OUT" '^lat_syscall null .*  worse  REGRESSION$' "into a pipe: the table ..."
+unlike "$OUT" "$E" "... without colour"
 
 run "$LMBENCH" compare "$T/base.json" "$T/nosuch.json"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q '^lmbench compare: .*nosuch'; echo $?) \
