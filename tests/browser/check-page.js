@@ -2,7 +2,9 @@
 /* tests/browser/check-page.js: the check run inside a page of `lmbench graph`
  * in a real browser (tests/browser/check-graph injects it as the first script
  * of the page's <head>). It records script errors from the start, and after
- * the page's own script ran (the load event, then a timer) measures what the
+ * the page's own script ran (the load event, then a 500 ms timer: the page's
+ * own layout must be done by then, and not wait for animation frames, which
+ * headless --dump-dom does not run in the top frame) measures what the
  * browser rendered:
  *   - every plot: an element with data-plot="ID"; its series are the elements
  *     of class "series" inside it, each with data-series="N";
@@ -15,6 +17,7 @@
  *   - no two text labels of a plot overlap by more than 1 px each way: every
  *     SVG <text> and every line of HTML text in the plot's section, measured
  *     with getBoundingClientRect / Range.getClientRects;
+ *   - no SVG <text> cut off by the edge of its <svg> (by more than 1 px);
  *   - no script error and no console.error.
  * The findings, one a line, go into <pre id="lmb-check"> (for --dump-dom) and
  * to the parent window (the runner's frame page):
@@ -105,6 +108,22 @@
         return found;
     }
 
+    // SVG text that sticks out of its <svg>, which clips it.
+    function clipped(list) {
+        var found = [];
+        list.forEach(function (l) {
+            var svg = l.el.ownerSVGElement;
+            if (!svg || l.el.tagName.toLowerCase() !== 'text')
+                return;
+            var a = l.r, b = svg.getBoundingClientRect();
+            if (a.left < b.left - 1 || a.right > b.right + 1 || a.top < b.top - 1 ||
+                a.bottom > b.bottom + 1)
+                found.push('label cut off by the edge of its plot: "' + l.text + '" ' + fmt(a) +
+                           ', the svg ' + fmt(b));
+        });
+        return found;
+    }
+
     var SHAPES = 'path,circle,rect,line,polyline,polygon,ellipse';
     function draws(series) {
         var shapes = series.matches(SHAPES) ? [series] : series.querySelectorAll(SHAPES);
@@ -161,6 +180,7 @@
                 var ls = labels(scope);
                 nl = ls.length;
                 overlaps(ls).forEach(function (o) { problem(id, o); });
+                clipped(ls).forEach(function (o) { problem(id, o); });
             }
             lines.push('plot ' + id + ' series=' + series.length + ' drawn=' + drawn + ' points=' +
                        plot.querySelectorAll('.series circle').length + ' labels=' + nl +
@@ -209,6 +229,6 @@
             document.body.appendChild(pre);
             if (window.parent !== window)
                 window.parent.postMessage({ lmbCheck: hash, text: text }, '*');
-        }, 50);
+        }, 500);
     });
 })();

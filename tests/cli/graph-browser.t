@@ -3,7 +3,8 @@
 # lmbench graph in a real browser: headless Chromium loads the page made from
 # two small runs of ours and an lmbench 3 file, and tests/browser/check-page.js,
 # run in the page after its own script, finds no two text labels overlapping,
-# no empty plot, no series without a legend entry and no script error; one
+# no label cut off by its plot's edge, no empty plot, no series without a
+# legend entry and no script error (at 1200 and at 700 px wide); one
 # screenshot per plot type is kept (in $LMBENCH_ARTEFACTS/graph, default
 # $LMBENCH_BUILD/test-artefacts/graph). Hand-made pages with each fault show
 # that the check reports it; an interrupted check leaves no browser process.
@@ -30,7 +31,7 @@ TAG=$(new_tag)
 LMB_CHROMIUM_TAG=$TAG
 mkdir "$T/b"
 lmb_browser_check "$T/b" "$T/page.html" "$G/good.html" "$G/overlap.html" "$G/empty.html" \
-    "$G/nolegend.html" >"$T/found" 2>"$T/found.err"
+    "$G/nolegend.html" "$G/clipped.html" >"$T/found" 2>"$T/found.err"
 crc=$?
 LMB_CHROMIUM_TAG=
 isnt "$crc" 2 "the browser ran and every page's check reported"
@@ -56,6 +57,9 @@ is "$(problems "$G/empty.html")" 'empty: series "a" draws nothing
 empty: empty plot: no series draws anything' "an empty plot: reported"
 is "$(problems "$G/nolegend.html")" 'nolegend: series "b" (data-series=1) has no legend entry' \
     "a series without a legend entry: reported"
+one_line_like "$(problems "$G/clipped.html")" \
+    '^clipped: label cut off by the edge of its plot: "L1 48K \(measured\)" \(-[0-9]+,' \
+    "a label cut off by the edge of its svg: reported"
 
 # The real page.
 P=$(plots "$T/page.html")
@@ -64,7 +68,7 @@ like "$P" '^bandwidth-bw_mem-frd series=[1-9][0-9]* drawn=[1-9]' "the page: a ba
 like "$P" '^context-switch series=[1-9][0-9]* drawn=[1-9]' "the page: a context switch plot, drawn"
 unlike "$P" ' labels=0 ' "the page: every plot has text labels that the check measured"
 is "$(problems "$T/page.html")" "" \
-    "the page: no overlapping labels, no empty plot, every series in the legend, no script error"
+    "the page: no overlapping or cut-off labels, no empty plot, every series in the legend, no script error"
 
 # --- one screenshot per plot type -------------------------------------------------------
 
