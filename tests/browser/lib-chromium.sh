@@ -126,7 +126,8 @@ lmb_browser_check() {
             echo "$_p: problem page: the check did not run (browser status $_crc)"
             _bad=1
         fi
-        sed -n "s|^$_i	|$_p: |p" "$_dir/findings"
+        LMB_PAGE=$_p awk -F '\t' -v n="$_i" \
+            '$1 == n { sub(/^[^\t]*\t/, ""); print ENVIRON["LMB_PAGE"] ": " $0 }' "$_dir/findings"
         grep -q "^$_i	problem " "$_dir/findings" && _bad=1
         _i=$((_i + 1))
     done
