@@ -6,9 +6,12 @@
 #   make check-cross     cross-build (static) for each of CROSS_TARGETS and run the
 #                        command tests under qemu-user (scripts/check-cross)
 #   make bench           compare our figures with independent tools, side by side
-#   make install         PREFIX=/usr/local DESTDIR= (also honours CC, CFLAGS, LDFLAGS)
+#   make install         PREFIX=/usr/local DESTDIR= (also honours CC, CFLAGS, LDFLAGS);
+#                        PLAIN_NAMES=no, PLAIN_SKIP=NAMES keep short names out of bin
 #   make install-strip   the same with the programs stripped ($(CROSS)strip)
 #   make uninstall, make clean
+#   make results         run the suite into ./results (PROFILE=quick, RUN_ARGS=...)
+#   make see             print the summary of ./results (SEE_ARGS=...)
 #
 # WERROR=1 turns warnings into errors (CI does). JANSSON=no builds without JSON,
 # JANSSON=yes fails when jansson cannot be used (default: use it when found).
@@ -137,16 +140,29 @@ LIB_SRCS := $(sort $(wildcard src/lib/*.c))
 BENCH_SRCS := $(sort $(wildcard src/bench/*.c))
 SUITE_SRCS := $(sort $(wildcard src/suite/*.c))
 BENCH_NAMES := $(notdir $(BENCH_SRCS:.c=))
-# Commands users call directly go to bin; helpers the runner calls to libexec.
-BIN_NAMES := $(filter bw_% lat_% lmdd,$(BENCH_NAMES))
-LIBEXEC_NAMES := $(filter-out $(BIN_NAMES),$(BENCH_NAMES))
+# make install puts every command name in bin, as lmbench 3 did. The names that
+# do not start with bw_ or lat_ (nor lmdd) are short words another package may
+# also use (ImageMagick's stream): they are links in libexec/lmbench as well, and
+# PLAIN_NAMES=no leaves them out of bin (`lmbench NAME` still runs each),
+# PLAIN_SKIP=NAMES leaves those names out. A file in bin that is not lmbench's
+# link is never overwritten (scripts/install-links).
+PLAIN_NAMES ?= yes
+PLAIN_SKIP ?=
+ifeq ($(filter yes no,$(PLAIN_NAMES)),)
+$(error PLAIN_NAMES must be yes or no, not '$(PLAIN_NAMES)')
+endif
+ifneq ($(filter-out $(BENCH_NAMES),$(PLAIN_SKIP)),)
+$(error PLAIN_SKIP: not a command name: $(filter-out $(BENCH_NAMES),$(PLAIN_SKIP)))
+endif
+LIBEXEC_NAMES := $(filter-out bw_% lat_% lmdd,$(BENCH_NAMES))
+BIN_NAMES = $(filter-out $(PLAIN_SKIP) $(if $(filter no,$(PLAIN_NAMES)),$(LIBEXEC_NAMES)),$(BENCH_NAMES))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/obj/%.o)
 MAIN_OBJS := $(patsubst %.c,$(B)/obj/%.o,src/main.c src/registry.c $(BENCH_SRCS) $(SUITE_SRCS))
 
 # The suite's modules that unit tests reach (no verb, nothing of the registry).
 SUITE_LIB_SRCS := $(addprefix src/suite/,results.c read_json.c import3.c summary.c memlat.c \
-                    runconf.c util.c cmpstat.c cmprows.c)
+                    runconf.c util.c cmpstat.c cmprows.c progress.c)
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%.t)
@@ -170,7 +186,7 @@ FLAGS := $(B)/gen/flags
 CROSS_TARGETS ?= aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu arm-linux-gnueabi
 
 .PHONY: all check check-asan asan-bin check-cross unit-tests bench install install-strip uninstall \
-	clean FORCE fuzz
+	clean FORCE fuzz results see
 .DELETE_ON_ERROR:
 
 all: $(PROGS)
@@ -397,7 +413,8 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(B)/bin/lmbench $(DESTDIR)$(BINDIR)/lmbench
-	$(foreach n,$(BIN_NAMES),ln -sf lmbench $(DESTDIR)$(BINDIR)/$(n);)
+	@sh scripts/install-links install $(call lmb_q,$(DESTDIR)) $(call lmb_q,$(BINDIR)) \
+		$(call lmb_q,$(BIN_NAMES)) $(call lmb_q,$(BENCH_NAMES))
 	$(foreach n,$(LIBEXEC_NAMES),ln -sf $(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/$(n);)
 	install -m 755 $(B)/libexec/lmbench/hello $(DESTDIR)$(LIBEXECDIR)/hello
 	$(if $(MAN_PAGES),install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man1/)
@@ -415,13 +432,34 @@ install: all
 install-strip: install
 	$(STRIP) $(DESTDIR)$(BINDIR)/lmbench $(DESTDIR)$(LIBEXECDIR)/hello
 
+# Removes lmbench's files, and the directories that are lmbench's own
+# (libexec/lmbench, share/lmbench) when empty; under a DESTDIR (a staging root)
+# also every directory left empty, up to DESTDIR. Without DESTDIR, bin and
+# share/man/man1 stay even when empty: make cannot know who made them.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/lmbench $(BIN_NAMES:%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(DESTDIR)$(BINDIR)/lmbench
+	@sh scripts/install-links uninstall $(call lmb_q,$(DESTDIR)) $(call lmb_q,$(BINDIR)) \
+		$(call lmb_q,$(BENCH_NAMES))
 	rm -f $(LIBEXEC_NAMES:%=$(DESTDIR)$(LIBEXECDIR)/%) $(DESTDIR)$(LIBEXECDIR)/hello
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN_PAGES)))
-	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -rf $(DESTDIR)$(PREFIX)/share/lmbench/www
-	-rmdir $(DESTDIR)$(PREFIX)/share/lmbench 2>/dev/null
+	@sh scripts/install-links prune $(call lmb_q,$(DESTDIR)) \
+		$(if $(filter %/lmbench,$(LIBEXECDIR)),$(call lmb_q,$(LIBEXECDIR))) \
+		$(call lmb_q,$(PREFIX)/share/lmbench) -- $(call lmb_q,$(LIBEXECDIR)) \
+		$(call lmb_q,$(BINDIR)) $(call lmb_q,$(MANDIR)/man1)
+
+# --- lmbench 3's top-level targets ------------------------------------------------
+
+# make results: the suite, as `lmbench run` runs it (its default profile, results
+# in ./results); PROFILE=quick|default|full, RUN_ARGS for any other option of run
+# (RUN_ARGS='-o DIR', RUN_ARGS=--resume). make see: the summary page of ./results
+# (SEE_ARGS: see's options and files instead). Both always run (.PHONY): the
+# results directory is their output, never a reason to do nothing.
+results: all
+	$(B)/bin/lmbench run $(if $(PROFILE),--profile $(call lmb_q,$(PROFILE))) $(RUN_ARGS)
+
+see: all
+	$(B)/bin/lmbench see $(SEE_ARGS)
 
 clean:
 	rm -rf $(B)

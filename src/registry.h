@@ -9,9 +9,10 @@
  *      nothing left running).
  *   3. doc/NAME.1: its man page.
  *   4. Its records (case, params, unit) in doc/results-schema.md.
- * tests/cli/registry.t checks that every command has 1-3. Names that start with
- * bw_ or lat_, and lmdd, are installed in $(PREFIX)/bin, the others in
- * $(PREFIX)/libexec/lmbench.
+ * tests/cli/registry.t checks that every command has 1-3. Every name is
+ * installed in $(PREFIX)/bin; those that do not start with bw_ or lat_ (nor
+ * lmdd) also in $(PREFIX)/libexec/lmbench (make install PLAIN_NAMES=no: only
+ * there).
  *
  * A complete minimal benchmark (lat_getpid.c):
  *

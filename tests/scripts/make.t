@@ -54,22 +54,35 @@ fi
 
 # --- install ---------------------------------------------------------------------
 
+# Every command name is a command in bin (lmbench 3 installed them all in one
+# directory); the names that do not start with bw_ or lat_ (nor lmdd) are links
+# in libexec/lmbench as well.
+is_bin_link() {
+    [ -L "$1/usr/bin/$2" ] && [ "$(readlink "$1/usr/bin/$2")" = lmbench ]
+}
+is_libexec_link() {
+    [ -L "$1/usr/libexec/lmbench/$2" ] && [ "$(readlink "$1/usr/libexec/lmbench/$2")" = /usr/bin/lmbench ]
+}
 R=$T/root
 mk DESTDIR="$R" PREFIX=/usr install
 is "$RC" 0 "make install DESTDIR PREFIX=/usr: exit status 0"
 check "lmbench in bin, executable" test -f "$R/usr/bin/lmbench" -a -x "$R/usr/bin/lmbench"
+LISTED=$("$COPY/bin/lmbench" list | awk '{ print $1 }' | sort | tr '\n' ' ')
+is "$LISTED" "$(printf '%s\n' $NAMES | sort | tr '\n' ' ')" "lmbench list names the commands of src/bench"
+SHORT=
 for n in $NAMES; do
+    ok $(is_bin_link "$R" "$n"; echo $?) "$n: a link to lmbench in bin"
     case $n in
-    bw_* | lat_* | lmdd)
-        ok $([ -L "$R/usr/bin/$n" ] && [ "$(readlink "$R/usr/bin/$n")" = lmbench ]; echo $?) \
-            "$n: a link to lmbench in bin"
-        ;;
+    bw_* | lat_* | lmdd) ;;
     *)
-        ok $([ -L "$R/usr/libexec/lmbench/$n" ] && [ "$(readlink "$R/usr/libexec/lmbench/$n")" = /usr/bin/lmbench ]; echo $?) \
-            "$n: a link to /usr/bin/lmbench in libexec/lmbench"
+        SHORT="$SHORT $n"
+        ok $(is_libexec_link "$R" "$n"; echo $?) "$n: also a link to /usr/bin/lmbench in libexec/lmbench"
         ;;
     esac
 done
+run "$R/usr/bin/mhz" --help
+ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | head -n 1 | grep -q '^Usage: mhz'; echo $?) \
+    "the installed bin/mhz is the command mhz (--help: exit 0, 'Usage: mhz')"
 check "hello in libexec/lmbench, executable" test -x "$R/usr/libexec/lmbench/hello"
 for m in "$SRCROOT"/doc/*.1; do
     [ -e "$m" ] || continue
@@ -83,9 +96,116 @@ is "$RC" 0 "the installed lmbench runs"
 mk DESTDIR="$R" PREFIX=/usr uninstall
 is "$RC" 0 "make uninstall: exit status 0"
 is "$(cd "$R" && find . ! -type d | sort)" "" "make uninstall: no file or link left"
-check "make uninstall: libexec/lmbench removed" test ! -e "$R/usr/libexec/lmbench"
+is "$(cd "$R" && find . -mindepth 1 | sort | tr '\n' ' ')" "" \
+    "make uninstall under DESTDIR: no directory left either (usr/bin, usr/libexec/lmbench, usr/share/...)"
+check "make uninstall: DESTDIR itself stays" test -d "$R"
 mk DESTDIR="$R" PREFIX=/usr uninstall
 is "$RC" 0 "make uninstall a second time: exit status 0"
+
+# Without DESTDIR, the standard directories stay (make cannot know who made
+# them); lmbench's own go.
+P=$T/prefix
+mk PREFIX="$P" install
+is "$RC" 0 "make install PREFIX=DIR: exit status 0"
+mk PREFIX="$P" uninstall
+is "$RC" 0 "make uninstall PREFIX=DIR: exit status 0"
+is "$(cd "$P" && find . ! -type d | sort)" "" "make uninstall PREFIX=DIR: no file or link left"
+check "... libexec/lmbench removed" test ! -e "$P/libexec/lmbench"
+check "... share/lmbench removed" test ! -e "$P/share/lmbench"
+check "... bin and share/man/man1 stay (not lmbench's own)" test -d "$P/bin" -a -d "$P/share/man/man1"
+rm -rf "$P"
+
+# --- names another package may use -----------------------------------------------------
+
+# PLAIN_NAMES=no: the short names only in libexec/lmbench (lmbench NAME runs
+# them); an install over a default one removes lmbench's links of them from bin.
+mk DESTDIR="$R" PREFIX=/usr install
+mk DESTDIR="$R" PREFIX=/usr PLAIN_NAMES=no install
+is "$RC" 0 "make install PLAIN_NAMES=no: exit status 0"
+n_bin=0 n_lx=0
+for n in $SHORT; do
+    is_bin_link "$R" "$n" || [ -e "$R/usr/bin/$n" ] || n_bin=$((n_bin + 1))
+    is_libexec_link "$R" "$n" && n_lx=$((n_lx + 1))
+done
+set -- $SHORT
+is "$n_bin" "$#" "PLAIN_NAMES=no: none of the $# short names in bin (over a default install)"
+is "$n_lx" "$#" "PLAIN_NAMES=no: each in libexec/lmbench"
+ok $(is_bin_link "$R" bw_mem && is_bin_link "$R" lat_syscall && is_bin_link "$R" lmdd; echo $?) \
+    "PLAIN_NAMES=no: bw_*, lat_* and lmdd still in bin"
+run "$R/usr/bin/lmbench" mhz --help
+is "$RC" 0 "PLAIN_NAMES=no: lmbench mhz runs mhz"
+mk DESTDIR="$R" PREFIX=/usr PLAIN_SKIP=stream install
+ok $([ ! -e "$R/usr/bin/stream" ] && is_bin_link "$R" mhz && is_bin_link "$R" line; echo $?) \
+    "PLAIN_SKIP=stream: stream alone left out of bin"
+mk DESTDIR="$R" PREFIX=/usr PLAIN_NAMES=maybe install
+ok $([ "$RC" != 0 ] && printf '%s\n' "$ERR" | grep -q 'PLAIN_NAMES must be yes or no'; echo $?) \
+    "PLAIN_NAMES=maybe: make fails, saying yes or no"
+mk DESTDIR="$R" PREFIX=/usr PLAIN_SKIP=steam install
+ok $([ "$RC" != 0 ] && printf '%s\n' "$ERR" | grep -q 'PLAIN_SKIP: not a command name: steam'; echo $?) \
+    "PLAIN_SKIP=steam: make fails, naming the name"
+mk DESTDIR="$R" PREFIX=/usr uninstall
+is "$(cd "$R" && find . -mindepth 1 | sort | tr '\n' ' ')" "" "uninstall after those: nothing left"
+
+# A file in bin that is not lmbench's is never overwritten, nor removed.
+mkdir -p "$R/usr/bin"
+printf '#!/bin/sh\necho foreign\n' >"$R/usr/bin/stream"
+chmod 755 "$R/usr/bin/stream"
+ln -s /usr/bin/true "$R/usr/bin/line"
+mk DESTDIR="$R" PREFIX=/usr install
+is "$RC" 0 "make install over a foreign bin/stream: exit status 0"
+is "$(cat "$R/usr/bin/stream")" "$(printf '#!/bin/sh\necho foreign')" "... the foreign stream is not overwritten"
+is "$(readlink "$R/usr/bin/line")" /usr/bin/true "... nor a foreign link bin/line"
+like "$ERR" "warning: /usr/bin/stream is not lmbench's: left alone \\('lmbench stream' runs" \
+    "... and make install says so"
+ok $(is_bin_link "$R" mhz; echo $?) "... the other names are installed"
+mk DESTDIR="$R" PREFIX=/usr uninstall
+is "$RC" 0 "make uninstall with a foreign bin/stream: exit status 0"
+is "$(cd "$R" && find . -mindepth 1 | sort | tr '\n' ' ')" "./usr ./usr/bin ./usr/bin/line ./usr/bin/stream " \
+    "make uninstall leaves the foreign files (and their directory), nothing else"
+like "$OUT" "/usr/bin/stream is not lmbench's: left alone" "... and says so"
+rm -rf "$R"
+
+# A command of the same name elsewhere on PATH: make install names it and says
+# how to keep ours out of bin.
+mkdir -p "$T/other"
+printf '#!/bin/sh\n' >"$T/other/tlb"
+chmod 755 "$T/other/tlb"
+save_path=$PATH
+PATH=$T/other:$PATH
+mk DESTDIR="$R" PREFIX=/usr install
+PATH=$save_path
+like "$OUT" "note: tlb is also $T/other/tlb; whichever of it and /usr/bin/tlb comes first in PATH runs" \
+    "a tlb elsewhere on PATH: make install notes it"
+like "$OUT" "PLAIN_SKIP=tlb \\(or PLAIN_NAMES=no\\) leaves tlb out of /usr/bin" "... and says how to avoid it"
+unlike "$OUT" "note: (mhz|lat_syscall) is also" "... and notes nothing else of that directory"
+ok $(is_bin_link "$R" tlb; echo $?) "... ours is installed all the same"
+mk DESTDIR="$R" PREFIX=/usr uninstall
+rm -rf "$R"
+
+# --- make results, make see (lmbench 3's top-level targets) ----------------------------
+
+mk -n results
+ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -qx "$COPY/bin/lmbench run *"; echo $?) \
+    "make -n results: runs '$COPY/bin/lmbench run' (run's default profile and ./results)"
+unlike "$OUT" "Nothing to be done|is up to date" "make -n results: never 'Nothing to be done'"
+mk -n results PROFILE=quick RUN_ARGS="-o $T/res --groups os"
+ok $(printf '%s\n' "$OUT" | grep -qx "$COPY/bin/lmbench run --profile 'quick' -o $T/res --groups os"; echo $?) \
+    "make -n results PROFILE=quick RUN_ARGS=...: passes them to lmbench run"
+mk -p -n -q results
+phony=$(printf '%s\n' "$OUT" | sed -n 's/^\.PHONY: //p')
+ok $(printf ' %s \n' "$phony" | grep -q ' results ' && printf ' %s \n' "$phony" | grep -q ' see '; echo $?) \
+    "results and see are .PHONY: an existing results/ never stops them"
+mk -s results PROFILE=quick RUN_ARGS=--list
+is "$RC" 0 "make results PROFILE=quick RUN_ARGS=--list: exit status 0"
+is "$OUT" "$("$COPY/bin/lmbench" run --profile quick --list)" "... prints lmbench run's quick plan"
+mkdir -p "$T/res"
+cp "$SRCROOT/tests/fixtures/lmbench3-x86_64-linux-vm.0" "$T/res/"
+mk -s see SEE_ARGS="$T/res"
+is "$RC" 0 "make see SEE_ARGS=DIR: exit status 0"
+is "$OUT" "$("$COPY/bin/lmbench" see "$T/res")" "make see: lmbench see's summary page"
+mk -s see SEE_ARGS="$T/none"
+isnt "$RC" 0 "make see with no results there: fails"
+like "$ERR" "^lmbench see: " "... with see's own message"
 
 # --- install-strip ------------------------------------------------------------------
 
