@@ -157,6 +157,29 @@ like "$w3" '^vm: 2 lines of the file not understood \(lmbench import lists them\
     "an lmbench 3 file: its lines the import did not understand, counted"
 unlike "$w3" '^Marks:' "an lmbench 3 file without marked cells: no legend"
 
+# --- Guesses: a declared cache the curve cannot reach ------------------------------------------
+
+# A virtual machine's view: the system declares a 32 MiB L3, but memory latency
+# starts at 2 MiB on the stride curve.
+jq '.host.caches = [{"level": 1, "type": "Data", "size": 32768, "line": 64},
+                    {"level": 2, "type": "Unified", "size": 1048576, "line": 64},
+                    {"level": 3, "type": "Unified", "size": 33554432, "line": 64}]
+    | .results = [range(10; 27) as $e | pow(2; $e) as $s |
+        {"benchmark": "lat_mem_rd", "case": "stride", "compat": "same", "unit": "ns",
+         "better": "lower", "status": "ok", "headline": "median", "samples": [],
+         "params": {"size_bytes": $s, "stride_bytes": 128},
+         "value": (if $s <= 32768 then 1.0 elif $s <= 1048576 then 4.0 else 80.0 end)}]' \
+    "$NOTES" >"$T/vmcache.json"
+run "$LMBENCH" see "$T/vmcache.json"
+like "$(table_of "$OUT" "Memory latencies")" '^box .* 1\.0000 4\.0000 +80\.0 +L3 \(32 MiB\) unreachable' \
+    "Guesses: a declared L3 beyond where memory latency starts is 'unreachable'"
+man1=$SRCROOT/doc/lmbench-see.1
+for v in unreachable "beyond the sweep" "not seen"; do
+    like "$(cat "$man1")" "^\.BI L n \" \(\" size \"\) $v\"\$" "lmbench-see(1) explains a Guesses cell that says '$v'"
+done
+like "$(cat "$man1")" '^\.BI L n " measured " size ", declared " size$' \
+    "lmbench-see(1) explains a Guesses cell that says 'measured ..., declared ...'"
+
 # --- --json and --csv -------------------------------------------------------------------------
 
 run_json "$LMBENCH" see --json "$NOTES"
