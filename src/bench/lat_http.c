@@ -232,7 +232,16 @@ static int lat_http_main(struct lmb_ctx *ctx, int argc, char **argv)
     lmb_record_param_str(&rec, "host", argv[0]);
     lmb_record_param_int(&rec, "port", port);
 
-    /* The first pass, untimed: every URL answers, and the sizes. */
+    /* A server answers (else say how to start one); then the first pass,
+     * untimed: every URL answers, and the sizes. */
+    int fd = lmb_net_connect(SOCK_STREAM, &st.addr, st.timeout_s, err, sizeof err);
+    if (fd < 0) {
+        lmb_net_unreached(ctx, &st.addr, SOCK_STREAM, lmb_http_cmd.port_flag,
+                          lmb_http_cmd.default_port, errno, st.timeout_s, err, sizeof err);
+        free(st.paths);
+        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+    }
+    close(fd);
     if (client_init(&st, err, sizeof err) != 0) {
         free(st.paths);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);

@@ -265,6 +265,7 @@ static CLIENT *make_client(const struct lmb_addr *a, int proto, double timeout_s
     if (cl == NULL) {
         snprintf(err, errlen, "cannot create an RPC client: %s", rpc.clnt_spcreateerror(""));
         close(fd);
+        errno = 0;
         return NULL;
     }
     clnt_control(cl, CLSET_FD_CLOSE, NULL);
@@ -285,16 +286,22 @@ static int probe(const struct lmb_addr *a, int proto, double timeout_s, char *er
     enum clnt_stat st;
 
     if (cl == NULL)
-        return -1;
+        return -1;   /* errno: connect's */
     st = clnt_call(cl, NULLPROC, (xdrproc_t)xdr_nothing, NULL, (xdrproc_t)xdr_nothing, NULL, tv);
-    clnt_destroy(cl);
     if (st != RPC_SUCCESS) {
+        /* Why, for the hint: a refused datagram (nothing listens) or no answer. */
+        struct rpc_err re = { 0 };
+        clnt_geterr(cl, &re);
+        clnt_destroy(cl);
         lmb_net_addr_str((const struct sockaddr *)&a->ss, host, sizeof host);
         snprintf(err, errlen, "no RPC answer from %s port %u over %s: %s", host,
                  lmb_net_addr_port((const void *)&a->ss), proto == RPC_TCP ? "TCP" : "UDP",
                  rpc.clnt_sperrno(st));
+        errno = st == RPC_TIMEDOUT ? ETIMEDOUT
+                : st == RPC_CANTRECV && re.re_errno == ECONNREFUSED ? ECONNREFUSED : 0;
         return -1;
     }
+    clnt_destroy(cl);
     return 0;
 }
 
@@ -420,6 +427,9 @@ static int lat_rpc_main(struct lmb_ctx *ctx, int argc, char **argv)
         rec.classic = LMB_CLASSIC_LABEL_US;
         snprintf(rec.label, sizeof rec.label, "RPC/%s latency using %s", name, argv[0]);
         if (probe(&st.addr, proto, st.timeout_s, err, sizeof err) != 0) {
+            lmb_net_unreached(ctx, &st.addr, proto == RPC_TCP ? SOCK_STREAM : SOCK_DGRAM,
+                              cmd.port_flag, cmd.default_port, errno, st.timeout_s, err,
+                              sizeof err);
             lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
             continue;
         }

@@ -45,10 +45,16 @@ int lmb_net_resolve(const char *host, unsigned port, int socktype, struct lmb_ad
     char q[LMB_QUOTE_BUF];
     lmb_quote(host, q, sizeof q);
     rc = getaddrinfo(host, service, &hints, &res);
+    if (rc == EAI_AGAIN) {
+        snprintf(err, errlen, "cannot look up host '%s' now (%s): try again, or give its "
+                 "address instead of its name", q, gai_strerror(rc));
+        return LMB_RESOLVE_FAILED;
+    }
     if (rc != 0) {
-        snprintf(err, errlen, "unknown host '%s': %s", q, gai_strerror(rc));
-        return (rc == EAI_AGAIN || rc == EAI_MEMORY || rc == EAI_SYSTEM) ? LMB_RESOLVE_FAILED
-                                                                         : LMB_RESOLVE_UNKNOWN;
+        bool failed = rc == EAI_MEMORY || rc == EAI_SYSTEM;
+        snprintf(err, errlen, "unknown host '%s' (%s)%s", q, gai_strerror(rc),
+                 failed ? "" : ": check the name, or give an address (127.0.0.1 for this host)");
+        return failed ? LMB_RESOLVE_FAILED : LMB_RESOLVE_UNKNOWN;
     }
     /* IPv4 first when a name has both (lmbench's servers listen on IPv4
      * loopback by default), else the first IPv6 address. */
@@ -523,7 +529,7 @@ int lmb_net_hello(const struct lmb_addr *a, int socktype, const struct lmb_net_r
 {
     uint8_t q[LMB_NET_REQ_SIZE], r[LMB_NET_REPLY_SIZE + 1];
     char host[64], where[96];
-    int fd, rc;
+    int fd, rc, why = 0;   /* errno on return: see net.h */
 
     lmb_net_addr_str((const struct sockaddr *)&a->ss, host, sizeof host);
     snprintf(where, sizeof where, "the server at %s port %u", host,
@@ -537,11 +543,13 @@ int lmb_net_hello(const struct lmb_addr *a, int socktype, const struct lmb_net_r
     if (socktype == SOCK_STREAM) {
         lmb_net_set_timeouts(fd, timeout_s);
         if (lmb_net_write_full(fd, q, sizeof q) != 1) {
-            snprintf(err, errlen, "sending to %s: %s", where, strerror(errno));
+            why = errno;
+            snprintf(err, errlen, "sending to %s: %s", where, strerror(why));
             goto fail;
         }
         rc = lmb_net_read_full(fd, r, LMB_NET_REPLY_SIZE);
         if (rc != 1) {
+            why = rc == 0 ? 0 : errno;
             if (rc == 0)
                 snprintf(err, errlen, "%s closed the connection without a reply", where);
             else if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -558,12 +566,14 @@ int lmb_net_hello(const struct lmb_addr *a, int socktype, const struct lmb_net_r
         while (n < 0) {
             double left = end - mono_s();
             if (left <= 0) {
+                why = ETIMEDOUT;
                 snprintf(err, errlen, "no reply from %s within %g s (is a server running "
                          "there?)", where, timeout_s);
                 goto fail;
             }
             if (send(fd, q, sizeof q, MSG_NOSIGNAL) < 0 && errno != ECONNREFUSED) {
-                snprintf(err, errlen, "sending to %s: %s", where, strerror(errno));
+                why = errno;
+                snprintf(err, errlen, "sending to %s: %s", where, strerror(why));
                 goto fail;
             }
             struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -571,6 +581,7 @@ int lmb_net_hello(const struct lmb_addr *a, int socktype, const struct lmb_net_r
             if (poll(&p, 1, ms) > 0) {
                 n = recv(fd, r, sizeof r, MSG_DONTWAIT);
                 if (n < 0 && errno == ECONNREFUSED) {
+                    why = ECONNREFUSED;
                     snprintf(err, errlen, "%s: nothing listens there (is a server running?)",
                              where);
                     goto fail;
@@ -598,6 +609,7 @@ int lmb_net_hello(const struct lmb_addr *a, int socktype, const struct lmb_net_r
     return 0;
 fail:
     close(fd);
+    errno = why;
     return -1;
 }
 
@@ -647,6 +659,8 @@ double lmb_net_timeout(const struct lmb_ctx *ctx)
 
 /* --- the client's common steps ----------------------------------------------- */
 
+static bool has_option(const struct lmb_bench *b, char flag);
+
 int lmb_net_client_args(struct lmb_ctx *ctx, int argc, char **argv, const struct lmb_net_cmd *cmd,
                         int socktype, struct lmb_addr *a)
 {
@@ -654,7 +668,10 @@ int lmb_net_client_args(struct lmb_ctx *ctx, int argc, char **argv, const struct
     int rc;
 
     if (argc < 1)
-        return lmb_usage_error(ctx, "which host? (start a server with '%s -s')", ctx->prog);
+        return lmb_usage_error(ctx, "which host? (start a server with '%s -s'%s%s%s)", ctx->prog,
+                               has_option(ctx->bench, 'l') ? ", or measure without one: '" : "",
+                               has_option(ctx->bench, 'l') ? ctx->prog : "",
+                               has_option(ctx->bench, 'l') ? " -l'" : "");
     if (argc > 1)
         return lmb_usage_error(ctx, "too many arguments");
     if ((rc = lmb_net_port(ctx, cmd, &port)) != 0)
@@ -686,16 +703,90 @@ void lmb_net_record_init(struct lmb_record *rec, const struct lmb_ctx *ctx, cons
     lmb_record_param_bool(rec, "remote", !lmb_net_addr_is_local((const struct sockaddr *)&a->ss));
 }
 
+/* The default port of a binary-protocol server. */
+static unsigned default_port(uint16_t bench)
+{
+    switch (bench) {
+    case LMB_NB_LAT_TCP: return LMB_PORT_LAT_TCP;
+    case LMB_NB_LAT_UDP: return LMB_PORT_LAT_UDP;
+    case LMB_NB_LAT_CONNECT: return LMB_PORT_LAT_CONNECT;
+    case LMB_NB_BW_TCP: return LMB_PORT_BW_TCP;
+    case LMB_NB_BW_UDP: return LMB_PORT_BW_UDP;
+    }
+    return 0;
+}
+
+static bool has_option(const struct lmb_bench *b, char flag)
+{
+    for (size_t i = 0; i < b->noptions; i++)
+        if (b->options[i].flag == flag)
+            return true;
+    return false;
+}
+
 int lmb_net_probe(struct lmb_ctx *ctx, struct lmb_record *rec, const struct lmb_addr *a,
                   int socktype, uint16_t bench, struct lmb_net_reply *rep)
 {
     struct lmb_net_req hello = { .bench = bench, .op = LMB_OP_HELLO };
+    double t = lmb_net_timeout(ctx);
     char err[512];
 
-    if (lmb_net_hello(a, socktype, &hello, lmb_net_timeout(ctx), NULL, rep, err, sizeof err) == 0)
+    if (lmb_net_hello(a, socktype, &hello, t, NULL, rep, err, sizeof err) == 0)
         return 0;
+    /* Every binary-protocol command sets its port with -p. */
+    lmb_net_unreached(ctx, a, socktype, 'p', default_port(bench), errno, t, err, sizeof err);
     lmb_report_unmeasured(ctx, rec, LMB_FAILED, "%s", err);
     return -1;
+}
+
+bool lmb_net_unreached(const struct lmb_ctx *ctx, const struct lmb_addr *a, int socktype,
+                       char port_flag, unsigned default_port, int e, double timeout_s,
+                       char *buf, size_t len)
+{
+    const char *name = ctx->bench->name, *proto = socktype == SOCK_STREAM ? "TCP" : "UDP";
+    unsigned port = lmb_net_addr_port((const struct sockaddr *)&a->ss);
+    bool local = lmb_net_addr_is_local((const struct sockaddr *)&a->ss);
+    char host[64], opts[128] = "", start[400], local_mode[96] = "";
+    int n = 0;
+
+    lmb_net_addr_str((const struct sockaddr *)&a->ss, host, sizeof host);
+    /* What starts a server that this client finds: its port, and on another
+     * host an address to listen on (a server listens on 127.0.0.1 unless -b
+     * says otherwise). */
+    if (port != default_port)
+        n += snprintf(opts + n, sizeof opts - (size_t)n, " -%c %u", port_flag, port);
+    if (!local && n >= 0 && (size_t)n < sizeof opts)
+        snprintf(opts + n, sizeof opts - (size_t)n, " -b %s", host);
+    snprintf(start, sizeof start, "start one %swith '%s -s%s' (or 'lmbench %s -s%s'%s)",
+             local ? "" : "on that host ", name, opts, name, opts,
+             local ? "" : "; without -b a server listens on 127.0.0.1 only");
+    if (local && has_option(ctx->bench, 'l'))
+        snprintf(local_mode, sizeof local_mode, "; or measure without a server: '%s -l'", name);
+
+    switch (e) {
+    case ECONNREFUSED:
+        snprintf(buf, len, "no %s server listens at %s port %u: %s%s", name, host, port, start,
+                 local_mode);
+        return true;
+    case ETIMEDOUT:
+        if (socktype == SOCK_DGRAM)
+            snprintf(buf, len, "no %s server answers at %s port %u (no reply within %g s): %s%s; "
+                     "if one runs there, a firewall may drop UDP port %u", name, host, port,
+                     timeout_s, start, local_mode, port);
+        else
+            snprintf(buf, len, "no answer from %s port %u within %g s: is the host up, and does "
+                     "a firewall let TCP port %u through? A server there must listen on that "
+                     "address: '%s -s%s'", host, port, timeout_s, port, name, opts);
+        return true;
+    case EHOSTUNREACH:
+    case ENETUNREACH:
+    case EHOSTDOWN:
+    case ENETDOWN:
+        snprintf(buf, len, "cannot reach %s port %u over %s (%s): check the address, and that "
+                 "this host has a route to it", host, port, proto, strerror(e));
+        return true;
+    }
+    return false;
 }
 
 int lmb_net_connect_port(int fd, const struct lmb_addr *a, unsigned port, char *err,

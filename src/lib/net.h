@@ -295,7 +295,10 @@ int lmb_net_client_addr(struct lmb_ctx *ctx, const char *host, unsigned port, in
 /* Client side of the binary protocol: connects (stream) or sends (datagram)
  * the request and reads the reply within timeout_s. The stream socket is
  * left open in *fd for the data phase (pass fd NULL to close it). Returns 0
- * with an LMB_NS_OK reply, else -1 with a message naming the host and port. */
+ * with an LMB_NS_OK reply, else -1 with a message naming the host and port
+ * and errno saying why: ECONNREFUSED (nothing listens), ETIMEDOUT (no
+ * datagram reply), EHOSTUNREACH ... (connect's), EAGAIN (a stream connected
+ * but no reply), 0 (an answer that is not a good reply). */
 int lmb_net_hello(const struct lmb_addr *a, int socktype, const struct lmb_net_req *req,
                   double timeout_s, int *fd, struct lmb_net_reply *rep, char *err,
                   size_t errlen);
@@ -319,9 +322,21 @@ void lmb_net_record_init(struct lmb_record *rec, const struct lmb_ctx *ctx, cons
 
 /* Checks, before measuring, that a server of the right kind answers at a
  * (an LMB_OP_HELLO of bench). Returns 0 with its reply, or -1 after reporting
- * rec as failed with the reason. */
+ * rec as failed with the reason (lmb_net_unreached's when it applies). */
 int lmb_net_probe(struct lmb_ctx *ctx, struct lmb_record *rec, const struct lmb_addr *a,
                   int socktype, uint16_t bench, struct lmb_net_reply *rep);
+
+/* Why a client did not reach its server at a, said so that it points to the
+ * fix, for e, the errno of the failure: ECONNREFUSED (nothing listens: the
+ * command that starts a server, "CMD -s", with -p/-r PORT when port_flag's
+ * port is not default_port and -b ADDR for another host, and "CMD -l" when
+ * the command has -l), ETIMEDOUT (no answer: over UDP also a missing server;
+ * the host, a firewall), EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN (not
+ * reached). Returns true with the reason in buf, or false (buf untouched) for
+ * any other e. */
+bool lmb_net_unreached(const struct lmb_ctx *ctx, const struct lmb_addr *a, int socktype,
+                       char port_flag, unsigned default_port, int e, double timeout_s,
+                       char *buf, size_t len);
 
 /* Points the connected datagram socket fd at port (a session's) of a's host. */
 int lmb_net_connect_port(int fd, const struct lmb_addr *a, unsigned port, char *err,
