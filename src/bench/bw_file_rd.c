@@ -126,6 +126,8 @@ static int bw_file_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct rd_state st = { .fd = -1 };
     struct lmb_timed t = { .init = rd_init, .cleanup = rd_cleanup, .state = &st };
 
+    if (lmb_swapped_size_error(ctx, argc, argv) != 0)
+        return LMB_EXIT_USAGE;
     return lmb_file_bw_main(ctx, argc, argv, "io_only or open2close", false, &t, bw_file_rd_setup);
 }
 

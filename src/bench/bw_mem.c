@@ -515,6 +515,8 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "needs a size and an operation");
     if (argc > 3)
         return lmb_usage_error(ctx, "too many arguments");
+    if (lmb_swapped_size_error(ctx, argc, argv) != 0)
+        return LMB_EXIT_USAGE;
     if (lmb_parse_size(argv[0], &size, err, sizeof err) != 0)
         return lmb_usage_error(ctx, "%s", err);
     if (size < MIN_SIZE)

@@ -110,6 +110,8 @@ static int bw_mmap_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
     struct map_state st = { .fd = -1 };
     struct lmb_timed t = { .init = map_init, .cleanup = map_cleanup, .state = &st };
 
+    if (lmb_swapped_size_error(ctx, argc, argv) != 0)
+        return LMB_EXIT_USAGE;
     return lmb_file_bw_main(ctx, argc, argv, "mmap_only or open2close", true, &t, bw_mmap_rd_setup);
 }
 

@@ -209,10 +209,10 @@ const struct lmb_bench lmb_bench_disk = {
     .category = LMB_CAT_OS,
     .common = LMB_USE_W | LMB_USE_N,
     .args = "device",
-    .help = "Reads device (a block device, or a file) at 16 places across it and prints\n"
-            "the offset in MB and the read bandwidth in MB/s at each, then reads 4 KiB\n"
-            "blocks a growing distance apart, each at a new place, and prints the\n"
-            "distance in MB and the microseconds per read. The run is bounded in time, not by the device's\n"
+    .help = "Reads device (a block device, or a file) at 16 places across it and prints the\n"
+            "offset in MB and the read bandwidth in MB/s at each, then reads 4 KiB blocks a\n"
+            "growing distance apart, each at a new place, and prints the distance in MB and\n"
+            "the microseconds per read. The run is bounded in time, not by the device's\n"
             "size. Reading a raw device usually needs root.\n",
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],

@@ -152,6 +152,6 @@ const struct lmb_bench lmb_bench_lat_dram_page = {
             "in nanoseconds (the median of the rank-paired differences). Skipped when huge\n"
             "pages do not make random loads clearly faster than small pages do (then TLB\n"
             "misses, not DRAM pages, would make the difference); failed when the difference\n"
-            "is not positive or within the noise, and with -N under 3 (no spread to judge by).\n",
+            "is not positive or within the noise, and when -N is under 3 (no spread).\n",
     .main = lat_dram_page_main,
 };

@@ -345,8 +345,9 @@ const struct lmb_bench lmb_bench_lmdd = {
     .help = "Copies count blocks of bs bytes (or move bytes) from if to of, as dd does,\n"
             "each transfer from opening to closing timed, and prints the bandwidth.\n"
             "internal (the default for both) is a buffer in memory as the input and, as\n"
-            "the output, a sink that reads each block and drops it. The output is truncated unless seek= is given. print=0\n"
-            "\"X MB in S secs, B MB/sec\", 1 \"B MB/sec\", 2 \"S secs\", 3 \"K KB/sec\";\n"
+            "the output, a sink that reads each block and drops it. The output is\n"
+            "truncated unless seek= is given. What it prints:\n"
+            "print=0 \"X MB in S secs, B MB/sec\", 1 \"B MB/sec\", 2 \"S secs\", 3 \"K KB/sec\";\n"
             "label= goes before it. MB = 10^6 bytes, KB = 10^3.\n",
     .main = lmdd_main,
 };

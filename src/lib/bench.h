@@ -128,6 +128,12 @@ const char *lmb_opt_arg(const struct lmb_ctx *ctx, char flag);
 int lmb_usage_error(const struct lmb_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* For a command whose arguments start SIZE VARIANT: when argv[0] is no size
+ * but a variant's name and argv[1] is a size (bw_mem rd 64k), prints the
+ * usage error "bad size 'rd': the size comes first; did you mean 'bw_mem 64k
+ * rd'?" and returns 2; otherwise prints nothing and returns 0. */
+int lmb_swapped_size_error(const struct lmb_ctx *ctx, int argc, char **argv);
+
 /* Finds a variant by name, or NULL. */
 const struct lmb_variant *lmb_find_variant(const struct lmb_bench *b, const char *name);
 

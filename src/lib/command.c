@@ -76,9 +76,9 @@ static const struct common_opt common_opts[] = {
     { O_P, 'P', NULL, "parallelism", LMB_USE_P,
       "run that many copies at once, in lockstep (default 1)" },
     { O_W, 'W', NULL, "warmup", LMB_USE_W,
-      "run the loop this many microseconds before calibrating (default 0)" },
+      "microseconds to run the loop before calibrating (default 0)" },
     { O_N, 'N', NULL, "repetitions", LMB_USE_N, "timed repetitions (default 11)" },
-    { O_JSON, 0, "json", NULL, 0, "print one JSON document on stdout instead of the classic lines" },
+    { O_JSON, 0, "json", NULL, 0, "one JSON document on stdout instead of the classic lines" },
     { O_THREADS, 0, "threads", NULL, LMB_USE_THREADS,
       "run the partner ends as threads of each copy, not processes" },
     { O_CPUS, 0, "cpus", "LIST", 0, "run on these CPUs only (e.g. 0,2-3)" },
@@ -86,9 +86,9 @@ static const struct common_opt common_opts[] = {
       0, "end the whole command within SEC seconds (+2 s at most); what is not measured by "
          "then is reported as timed out (default: 300 s per measurement; 0: never)" },
     { O_MINTIME, 0, "min-time", "SEC", 0,
-      "make each timed interval last at least SEC seconds (overrides ENOUGH)" },
+      "at least SEC seconds per timed interval (overrides ENOUGH)" },
     { O_LAUNCHES, 0, "launches", "K", 0,
-      "measure in K fresh processes in turn, pooling their samples (default 1)" },
+      "measure in K fresh processes, one after another (default 1)" },
     { O_LIST, 0, "list", NULL, 0, "list the variants" },
     { O_HELP, 'h', "help", NULL, 0, "show this help" },
 };
@@ -244,15 +244,53 @@ void lmb_print_usage(FILE *f, const struct lmb_bench *b, const char *prog)
     fputc('\n', f);
 }
 
+void lmb_print_wrapped(FILE *f, size_t col, size_t indent, const char *text)
+{
+    const char *p = text;
+    bool line_start = true;   /* nothing of text on this line yet */
+
+    while (*p != '\0') {
+        if (*p == '\n') {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+            line_start = true;
+            p++;
+            continue;
+        }
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        size_t w = strcspn(p, " \n");
+        if (!line_start && col + 1 + w > LMB_HELP_WIDTH) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+            line_start = true;
+        }
+        if (!line_start) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(p, 1, w, f);
+        col += w;
+        p += w;
+        line_start = false;
+    }
+    fputc('\n', f);
+}
+
 void lmb_print_variants(FILE *f, const struct lmb_bench *b)
 {
-    for (size_t i = 0; i < b->nvariants; i++)
-        fprintf(f, "  %-10s %s\n", b->variants[i].name, b->variants[i].description);
+    for (size_t i = 0; i < b->nvariants; i++) {
+        int n = fprintf(f, "  %-10s ", b->variants[i].name);
+        lmb_print_wrapped(f, n > 0 ? (size_t)n : 0, 13, b->variants[i].description);
+    }
 }
 
 static void help_line(FILE *f, const char *left, const char *text)
 {
-    fprintf(f, "  %-18s %s\n", left, text);
+    int n = fprintf(f, "  %-18s ", left);
+    lmb_print_wrapped(f, n > 0 ? (size_t)n : 0, 21, text);
 }
 
 void lmb_print_help(FILE *f, const struct lmb_bench *b, const char *prog)
@@ -260,6 +298,8 @@ void lmb_print_help(FILE *f, const struct lmb_bench *b, const char *prog)
     char left[48];
 
     lmb_print_usage(f, b, prog);
+    /* The usage stays one line (scripts and doc/commands.md read it so);
+     * everything after it keeps within LMB_HELP_WIDTH. */
     fprintf(f, "%s.\n", b->summary);
     if (b->help)
         fprintf(f, "\n%s", b->help);
@@ -316,6 +356,30 @@ int lmb_usage_error(const struct lmb_ctx *ctx, const char *fmt, ...)
     lmb_print_usage(f, ctx->bench, ctx->prog);
     fflush(f);
     return LMB_EXIT_USAGE;
+}
+
+int lmb_swapped_size_error(const struct lmb_ctx *ctx, int argc, char **argv)
+{
+    char cmdline[512], q[LMB_QUOTE_BUF], err[128];
+    uint64_t size;
+    size_t used;
+
+    if (argc < 2 || lmb_parse_size(argv[0], &size, err, sizeof err) == 0 ||
+        lmb_find_variant(ctx->bench, argv[0]) == NULL ||
+        lmb_parse_size(argv[1], &size, err, sizeof err) != 0)
+        return 0;
+    /* The command line in the right order: the size, the word, the rest. */
+    used = (size_t)snprintf(cmdline, sizeof cmdline, "%s %s %s", ctx->prog,
+                            lmb_quote(argv[1], q, sizeof q), argv[0]);
+    for (int i = 2; i < argc && used < sizeof cmdline; i++) {
+        int n = snprintf(cmdline + used, sizeof cmdline - used, " %s",
+                         lmb_quote(argv[i], q, sizeof q));
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    return lmb_usage_error(ctx, "bad size '%s': the size comes first; did you mean '%s'?",
+                           argv[0], cmdline);
 }
 
 int lmb_report_unmeasured(struct lmb_ctx *ctx, struct lmb_record *rec, enum lmb_status s,

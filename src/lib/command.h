@@ -28,6 +28,14 @@ void lmb_print_usage(FILE *f, const struct lmb_bench *b, const char *prog);
 void lmb_print_help(FILE *f, const struct lmb_bench *b, const char *prog);
 void lmb_print_variants(FILE *f, const struct lmb_bench *b);
 
+/* The width that help text keeps within. */
+#define LMB_HELP_WIDTH 80
+/* Prints text and a newline, the cursor at column col (what the line already
+ * holds), breaking between words so that no line passes LMB_HELP_WIDTH
+ * (a word longer than a line stays whole); each further line starts with
+ * indent spaces. A newline in text starts a new line, indented the same. */
+void lmb_print_wrapped(FILE *f, size_t col, size_t indent, const char *text);
+
 /* Makes file descriptors 0, 1 and 2 safe to rely on: one that is closed is
  * reopened read-only on /dev/null, so that nothing the program opens later
  * takes its place, and a write to a closed stdout or stderr fails (EBADF) and is
