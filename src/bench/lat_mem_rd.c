@@ -4,7 +4,9 @@
  * of the next (src/lib/chase.c); mapping and touching the buffer and laying
  * the chain happen before the timing, in each copy. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -90,6 +92,38 @@ static int parse_len(const char *a, uint64_t *len, char *err, size_t errlen)
     return lmb_parse_size(a, len, err, errlen);
 }
 
+/* len_in_MB given as a fraction (0.5): a usage error that says the unit and
+ * what to type (the size in KiB, the rest of the arguments kept), or one that
+ * gives the minimum; 0 when a is no decimal fraction. */
+static int fraction_hint(const struct lmb_ctx *ctx, int argc, char **argv)
+{
+    const char *a = argv[0];
+    size_t ndig = strspn(a, "0123456789"), nfrac;
+    char rest[512] = "", q[LMB_QUOTE_BUF];
+    size_t used = 0;
+    double mb, kib;
+
+    if (a[ndig] != '.' || (nfrac = strspn(a + ndig + 1, "0123456789")) == 0 ||
+        a[ndig + 1 + nfrac] != '\0' || ndig > 12)
+        return 0;
+    mb = strtod(a, NULL);   /* digits and a point: the same in every locale we run in */
+    if (mb * (1 << 20) < MIN_SIZE)
+        return lmb_usage_error(ctx, "len_in_MB '%s' is %.0f bytes, below the minimum of %d "
+                               "bytes (a plain number counts MB, 2^20 bytes; a size with a "
+                               "suffix, such as 1k, counts bytes)", a, mb * (1 << 20), MIN_SIZE);
+    for (int i = 1; i < argc && used < sizeof rest; i++) {
+        int n = snprintf(rest + used, sizeof rest - used, " %s", lmb_quote(argv[i], q, sizeof q));
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    kib = mb * 1024.0;
+    return lmb_usage_error(ctx, "len_in_MB '%s' is a fraction: a plain number counts MB (2^20 "
+                           "bytes); for %s MB type '%s %.0fk%s'%s", a, a, ctx->prog,
+                           floor(kib + 0.5), rest,
+                           kib == floor(kib) ? "" : " (the nearest KiB)");
+}
+
 /* The record of one point of a curve. */
 static void point_record(struct lmb_record *rec, const struct lmb_ctx *ctx, enum mode mode,
                          uint64_t size, uint64_t stride)
@@ -108,7 +142,7 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
     size_t nstrides = 0;
     enum mode mode = MODE_STRIDE;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    char err[256];
+    char err[256], q[LMB_QUOTE_BUF];
 
     if (lmb_opt_given(ctx, 'p') && lmb_opt_given(ctx, 'H'))
         return lmb_usage_error(ctx, "-p and -H are different orders: give one");
@@ -127,9 +161,10 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (argc < 1)
         return lmb_usage_error(ctx, "needs the largest size in MB");
     if (parse_len(argv[0], &len, err, sizeof err) != 0)
-        return lmb_usage_error(ctx, "%s", err);
+        return fraction_hint(ctx, argc, argv) ? LMB_EXIT_USAGE : lmb_usage_error(ctx, "%s", err);
     if (len < MIN_SIZE)
-        return lmb_usage_error(ctx, "size %s is below the minimum of %d bytes", argv[0], MIN_SIZE);
+        return lmb_usage_error(ctx, "size '%s' is below the minimum of %d bytes",
+                               lmb_quote(argv[0], q, sizeof q), MIN_SIZE);
     if (argc - 1 > (int)(sizeof strides / sizeof strides[0]))
         return lmb_usage_error(ctx, "too many strides");
     for (int i = 1; i < argc; i++) {
