@@ -95,4 +95,9 @@ usage_error lat_ctx "$CMD" -s 2000000 2
 partner_killed lat_ctx "a ring process killed" "$CMD" -N 6 --min-time 0.1 4 4 4
 interrupted_running "ring of 8" "$CMD" -N 1000 --min-time 0.2 8
 
+# The usage shows --threads (an option of lat_ctx's, the partner ends as threads).
+run "$CMD" --help
+like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_ctx .*\[-s <KB>\] \[--threads\] nprocs \[nprocs\.\.\.\]$' \
+    "--help: the usage shows --threads"
+
 done_testing
