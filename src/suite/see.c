@@ -1224,6 +1224,8 @@ int lmb_suite_see(int argc, char **argv)
     }
     rc = lmb_rs_load_args("see", nargs, args, &S.files, &S.nfiles);
     free(args);
+    if (nargs == 0 && S.nfiles == 0 && rc == 1)
+        fprintf(stderr, "lmbench see: `lmbench run` writes its results files into ./results\n");
     labels_make(&S);
     skipped = rc == 3;
     if (rc == 3)

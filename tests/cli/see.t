@@ -171,6 +171,11 @@ ok $([ "$rc" = 1 ] && [ ! -s "$T/out" ] && grep -q "^lmbench see: no ./results d
      grep -q "lmbench run" "$T/err"; echo $?) \
     "no argument and no ./results: exit 1, says that lmbench run makes one"
 [ "$rc" = 1 ] || diag_text "stderr" "$(cat "$T/err")"
+mkdir -p "$T/nores/results"
+(cd "$T/nores" && "$LMBENCH" see >"$T/out" 2>"$T/err")
+rc=$?
+ok $([ "$rc" = 1 ] && grep -q "no results files" "$T/err" && grep -q "lmbench run. writes its results files into ./results" "$T/err"; echo $?) \
+    "no argument and an empty ./results: exit 1, says that lmbench run writes them there"
 mkdir -p "$T/empty"
 run "$LMBENCH" see "$T/empty"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q '^lmbench see: .*no results files'; echo $?) \
