@@ -29,7 +29,7 @@
 #endif
 
 static const char usage[] = "[--threshold PCT] [--min-effect PCT] [--min-launches K] [--fdr Q] [--changed] "
-                            "[--only TEXT] [--json | --markdown] BASE NEW...";
+                            "[--only TEXT] [--json|--markdown] BASE NEW...";
 
 static void help(void)
 {
