@@ -277,6 +277,21 @@ static void last_message(const struct lmb_buf *m, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)(end - start), start);
 }
 
+/* The length of the messages without their last non-empty line (the one
+ * last_message takes). */
+static size_t without_last_message(const struct lmb_buf *m)
+{
+    const char *end = m->p + m->n;
+
+    if (m->n == 0)
+        return 0;
+    while (end > m->p && (end[-1] == '\n' || end[-1] == ' '))
+        end--;
+    while (end > m->p && end[-1] != '\n')
+        end--;
+    return (size_t)(end - m->p);
+}
+
 /* Starts or stops a step's server: `bench -s` here, or over ssh on a remote
  * host; `bench -S host` from here. Returns 0 when it worked. A started server's
  * process group goes into *group, to be killed once it has been asked to stop. */
@@ -401,8 +416,16 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
         return false;
     interference(r, &before, o);
     judge(r, o);
-    /* Messages (warnings, statuses) go on to the user. */
-    lmb_run_pass_messages(r, &o->messages);
+    /* Messages (warnings, statuses) go on to the user; a failed step's last
+     * one is its reason, which the runner prints with the step's name: not
+     * twice. */
+    if (strcmp(o->verdict, "failed") == 0 && o->signal == 0 && o->reason[0]) {
+        struct lmb_buf m = o->messages;
+        m.n = without_last_message(&o->messages);
+        lmb_run_pass_messages(r, &m);
+    } else {
+        lmb_run_pass_messages(r, &o->messages);
+    }
     return true;
 }
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "lib/text.h"
+#include "progress.h"
 #include "run.h"
 #include "stepexec.h"
 #include "suite.h"
@@ -73,8 +74,17 @@ static bool do_step(struct run *r, size_t i)
         return false;
     }
     r->launch_from[0] = '\0';
-    if (strcmp(o.verdict, "ok") != 0 && strcmp(o.verdict, "skipped") != 0)
-        lmb_run_msg(r, "%s: %s: %s", s->name, o.verdict, o.reason[0] ? o.reason : "(no reason given)");
+    if (strcmp(o.verdict, "ok") != 0 && strcmp(o.verdict, "skipped") != 0) {
+        /* Once: the command's own "mhz: failed: " before its reason goes (the
+         * line says both); the reason is whole in run.steps. */
+        const char *why = o.reason[0] ? o.reason : "(no reason given)";
+        size_t bl = strlen(s->bench), vl = strlen(o.verdict);
+        if (strncmp(why, s->bench, bl) == 0 && strncmp(why + bl, ": ", 2) == 0 &&
+            strncmp(why + bl + 2, o.verdict, vl) == 0 && strncmp(why + bl + 2 + vl, ": ", 2) == 0 &&
+            why[bl + vl + 4] != '\0')
+            why += bl + vl + 4;
+        lmb_run_msg(r, "%s: %s: %s", s->name, o.verdict, why);
+    }
     note_attempt(&r->state[i], &o, 1);
     r->state[i].elapsed = o.elapsed;
     lmb_run_record_raw(r, i, &o);
@@ -133,16 +143,23 @@ static bool prelaunch(struct run *r)
 /* --list: the plan and its settings on stdout. */
 static int list_plan(struct run *r)
 {
+    double est = 0;
+    char t[32];
+
     snprintf(r->file, sizeof r->file, "%s/lmbench.XXXXXX", r->conf.fsdir);
     lmb_plan_build(&r->plan, &r->conf, r->opts.launches, r->file);
     lmb_plan_print(&r->plan, stdout);
+    for (size_t i = 0; i < r->plan.n; i++)
+        est += r->plan.v[i].weight;
     /* One line, the last: the settings. */
     printf("%zu steps; profile %s, -N %u, ENOUGH %s, MB %llu, step timeout %g s; launches %u "
            "for each step that feeds a summary cell, 1 for the others; a step during which "
-           "other processes used over %g%% of the CPUs is disturbed%s\n", r->plan.n,
+           "other processes used over %g%% of the CPUs is disturbed%s; estimated time %s (the "
+           "first ETA)\n", r->plan.n,
            r->conf.profile, r->plan.repetitions, r->plan.enough[0] ? r->plan.enough : "automatic",
            r->plan.mb, r->plan.timeout_s, r->plan.launches, r->opts.disturbed_pct,
-           r->opts.retry ? " and run again once at the end" : " (not run again: --no-retry)");
+           r->opts.retry ? " and run again once at the end" : " (not run again: --no-retry)",
+           lmb_eta_format(est, t, sizeof t));
     return lmb_verb_check_output("run", stdout, "the plan");
 }
 
@@ -469,10 +486,10 @@ static void execute(struct run *r)
     bool stopped = false;
 
     r->t0 = lmb_run_now();
-    for (size_t i = 0; i < r->plan.n; i++)
+    /* The ETA: the estimates of the steps this process runs (a resumed run's
+     * earlier steps took no time here), corrected as they are done. */
+    for (size_t i = r->first; i < r->plan.n; i++)
         r->weight_total += r->plan.v[i].weight;
-    for (size_t i = 0; i < r->first; i++)
-        r->weight_done += r->plan.v[i].weight;
     stopped = !prelaunch(r);
     for (size_t i = r->first; i < r->plan.n && !stopped; i++)
         stopped = !do_step(r, i);

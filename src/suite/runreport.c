@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "lib/text.h"
+#include "progress.h"
 #include "run.h"
 
 void lmb_run_msg(struct run *r, const char *fmt, ...)
@@ -42,21 +45,48 @@ void lmb_run_progress_launch(struct run *r, size_t i, const struct lmb_step *s, 
     progress_line(r, i, name);
 }
 
+/* The terminal's width (stderr's), else COLUMNS, else 80. */
+static size_t term_width(void)
+{
+    struct winsize ws;
+    const char *c = getenv("COLUMNS");
+    char *end;
+    long v;
+
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    if (c != NULL && *c) {
+        v = strtol(c, &end, 10);
+        if (*end == '\0' && v > 0 && v < 10000)
+            return (size_t)v;
+    }
+    return 80;
+}
+
+/* "[i/n] ETA 2m27s name": the ETA from the plan's estimates (before anything
+ * ran, the plan's own), corrected by the steps done so far (progress.c). On a
+ * terminal, one line rewritten in place, the name cut at a word boundary to
+ * fit the width; else one line a step, whole. */
 static void progress_line(struct run *r, size_t i, const char *name)
 {
-    char eta[32] = "";
-    double left;
+    char eta[48] = "", t[32], head[96], fit[sizeof r->plan.v[0].name + 32];
+    double left = lmb_eta_left(r->weight_total, r->weight_done, r->time_done);
 
-    if (r->weight_done > 0 && r->time_done > 0) {
-        left = r->time_done / r->weight_done * (r->weight_total - r->weight_done);
-        if (left >= 60)
-            snprintf(eta, sizeof eta, " ETA %dm%02ds", (int)(left / 60), (int)fmod(left, 60));
-        else
-            snprintf(eta, sizeof eta, " ETA %ds", (int)left);
-    }
+    if (r->weight_total > 0)
+        snprintf(eta, sizeof eta, " ETA %s", lmb_eta_format(left, t, sizeof t));
     if (r->tty) {
-        fprintf(stderr, "\r\033[Klmbench run: [%zu/%zu]%s %.*s", i + 1, r->plan.n, eta, 50,
-                name);
+        size_t w = term_width(), used;
+        snprintf(head, sizeof head, "lmbench run: [%zu/%zu]%s ", i + 1, r->plan.n, eta);
+        used = strlen(head);
+        /* The last column stays free: a line that fills it wraps on some
+         * terminals. Where the name would keep less than a dozen columns,
+         * "lmbench run: " goes first (the least useful part there). */
+        if (w < used + 13 && used > 13) {
+            memmove(head, head + 13, used - 13 + 1);
+            used -= 13;
+        }
+        lmb_fit_words(name, w > used + 5 ? w - used - 1 : 4, fit, sizeof fit);
+        fprintf(stderr, "\r\033[K%s%s", head, fit);
         r->progress_shown = true;
     } else {
         fprintf(stderr, "lmbench run: [%zu/%zu] %s%s\n", i + 1, r->plan.n, name, eta);
@@ -324,6 +354,22 @@ static void report_write_failure(struct run *r)
                 shell_word(r->outdir, w, sizeof w));
 }
 
+/* The last line of a run stopped by a signal (SIGINT, SIGTERM, SIGHUP): how
+ * to continue it. */
+static void report_interrupted(struct run *r)
+{
+    char w[4 * sizeof r->outdir + 8];
+
+#ifndef LMB_HAVE_JANSSON
+    lmb_run_msg(r, "interrupted (%s); built without jansson, this lmbench cannot --resume it: "
+                   "run it again", strsignal((int)lmb_run_stop));
+    (void)w;
+    return;
+#endif
+    lmb_run_msg(r, "interrupted (%s); continue it with: lmbench run --resume -o %s",
+                strsignal((int)lmb_run_stop), shell_word(r->outdir, w, sizeof w));
+}
+
 void lmb_run_report_end(struct run *r)
 {
     struct findings f;
@@ -374,7 +420,10 @@ void lmb_run_report_end(struct run *r)
     }
     if (f.noisy + f.below + f.disturbed + f.broken > 0 && r->json && !r->json_failed)
         lmb_run_msg(r, "every warning is in host.warnings of %s.json", r->base);
-    /* Last, where it is seen: what could not be written, and what to do. */
+    /* Last, where it is seen: what could not be written, or how to go on
+     * after an interruption. */
     if (r->write_failed)
         report_write_failure(r);
+    else if (lmb_run_stop)
+        report_interrupted(r);
 }

@@ -380,6 +380,10 @@ is "$(ls -A "$T/fs")" "" "SIGINT: the scratch file is removed"
 I="$T/int/results/$H.0"
 like "$(cat "$T/bg.err")" '^lmbench run: stopped after ' "SIGINT: says it stopped"
 if json_usable; then
+    like "$(tail -n 1 "$T/bg.err")" '^lmbench run: interrupted \(Interrupt\); continue it with: lmbench run --resume -o results$' \
+        "SIGINT: the last line says how to resume the run"
+fi
+if json_usable; then
     check "SIGINT: every .jsonl line is JSON" sh -c "jq -c . '$I.jsonl' >/dev/null"
     json_ok "$I.json" '.run.status == "interrupted" and (.run.steps | length) >= 8 and (.results | length) > 0' \
         "SIGINT: a valid .json, status interrupted, the steps done so far"
@@ -411,6 +415,10 @@ kill -TERM "$BG"
 wait_bg
 cd "$T" || exit 1
 is "$BG_RC" 143 "SIGTERM: exit status 143"
+if json_usable; then
+    like "$(tail -n 1 "$T/bg.err")" '^lmbench run: interrupted \(Terminated\); continue it with: lmbench run --resume -o results$' \
+        "SIGTERM: the last line says how to resume the run"
+fi
 no_process_left "$TAG" "SIGTERM: no process left behind" 20
 is "$(ls -A "$T/fs")" "" "SIGTERM: the scratch file is removed"
 if json_usable; then
