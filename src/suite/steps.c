@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "lib/sched.h"
+#include "lib/sizes.h"
 #include "registry.h"
 
 enum { Q = 1, D = 2, F = 4, ALLP = Q | D | F };
@@ -41,7 +42,7 @@ struct entry {
     enum sweep sweep;
     const char *header_key;
     bool server;
-    double weight;
+    double weight;             /* seconds, for the ETA: see est_seconds */
     bool placements;           /* two-ended: measured with both ends on one CPU and on
                                   two (when the run leaves placement to the suite) */
 };
@@ -52,33 +53,33 @@ struct entry {
 
 static const struct entry table[] = {
     /* The header's MHZ and LINE_SIZE lines come from these two. */
-    { ALLP, HW, NULL, false, "mhz", SW_NONE, "MHZ", false, 2, false },
-    { ALLP, HW, NULL, false, "line", SW_NONE, "LINE_SIZE", false, 2, false },
-    { ALLP, OS, NULL, false, "lat_syscall null", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_syscall read", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_syscall write", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_syscall stat", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_syscall fstat", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_syscall open", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_select -n $X file", SW_SELECT, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_select -n $X tcp", SW_SELECT, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_sig install", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_sig catch", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_pipe", SW_NONE, NULL, false, 1, true },
-    { ALLP, OS, NULL, false, "lat_unix", SW_NONE, NULL, false, 1, true },
-    { ALLP, OS, NULL, false, "lat_proc fork", SW_NONE, NULL, false, 2, false },
-    { ALLP, OS, NULL, false, "lat_proc exec", SW_NONE, NULL, false, 2, false },
-    { ALLP, OS, NULL, false, "lat_proc shell", SW_NONE, NULL, false, 2, false },
-    { ALLP, HW, NULL, false, "lat_ops", SW_NONE, NULL, false, 4, false },
-    { D | F, HW, NULL, false, "par_ops", SW_NONE, NULL, false, 4, false },
+    { ALLP, HW, NULL, false, "mhz", SW_NONE, "MHZ", false, 1.5, false },
+    { ALLP, HW, NULL, false, "line", SW_NONE, "LINE_SIZE", false, 1, false },
+    { ALLP, OS, NULL, false, "lat_syscall null", SW_NONE, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_syscall read", SW_NONE, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_syscall write", SW_NONE, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_syscall stat", SW_NONE, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_syscall fstat", SW_NONE, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_syscall open", SW_NONE, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_select -n $X file", SW_SELECT, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_select -n $X tcp", SW_SELECT, NULL, false, 0.2, false },
+    { ALLP, OS, NULL, false, "lat_sig install", SW_NONE, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_sig catch", SW_NONE, NULL, false, 0.1, false },
+    { ALLP, OS, NULL, false, "lat_pipe", SW_NONE, NULL, false, 0.2, true },
+    { ALLP, OS, NULL, false, "lat_unix", SW_NONE, NULL, false, 0.2, true },
+    { ALLP, OS, NULL, false, "lat_proc fork", SW_NONE, NULL, false, 0.3, false },
+    { ALLP, OS, NULL, false, "lat_proc exec", SW_NONE, NULL, false, 0.4, false },
+    { ALLP, OS, NULL, false, "lat_proc shell", SW_NONE, NULL, false, 0.6, false },
+    { ALLP, HW, NULL, false, "lat_ops", SW_NONE, NULL, false, 3, false },
+    { D | F, HW, NULL, false, "par_ops", SW_NONE, NULL, false, 3, false },
     /* Makes $FILE, which the file and mapping benchmarks read. */
     { ALLP, OS, NULL, false, "lmdd label=$LABEL of=$FILE move=$FSZm fsync=1 print=3",
-      SW_NONE, NULL, false, 2, false },
+      SW_NONE, NULL, false, 0.3, false },
     /* A protection fault on a mapping of $FILE, as lmbench 3 measured it (so
      * after lmdd, which makes the file). */
-    { ALLP, OS, NULL, false, "lat_sig prot $FILE", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 1, false },
-    { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 1, false },
+    { ALLP, OS, NULL, false, "lat_sig prot $FILE", SW_NONE, NULL, false, 0.3, false },
+    { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 0.5, false },
+    { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 0.2, false },
     { Q | F, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 4, false },
     /* The default profile: one size a step, so that the sizes the summary shows
      * (0k, 10k) have their launches and 1k and 4k one. */
@@ -89,64 +90,130 @@ static const struct entry table[] = {
     /* $PEER: "-l" on this machine (no server: the harness starts the other end
      * as a partner and places both), the host's name against a remote host
      * (its server started there over ssh). */
-    { ALLP, NET, NULL, false, "lat_udp $PEER", SW_NONE, NULL, true, 1, true },
-    { ALLP, NET, NULL, false, "lat_tcp $PEER", SW_NONE, NULL, true, 1, true },
-    { ALLP, NET, NULL, false, "lat_rpc $HOST", SW_NONE, NULL, true, 2, false },
-    { ALLP, NET, NULL, false, "lat_connect $PEER", SW_NONE, NULL, true, 1, true },
-    { ALLP, NET, "Socket bandwidth using $HOST", true, "bw_tcp -m $X $PEER", SW_TCP, NULL, true, 1,
+    { ALLP, NET, NULL, false, "lat_udp $PEER", SW_NONE, NULL, true, 0.2, true },
+    { ALLP, NET, NULL, false, "lat_tcp $PEER", SW_NONE, NULL, true, 0.2, true },
+    { ALLP, NET, NULL, false, "lat_rpc $HOST", SW_NONE, NULL, true, 1, false },
+    { ALLP, NET, NULL, false, "lat_connect $PEER", SW_NONE, NULL, true, 0.2, true },
+    { ALLP, NET, "Socket bandwidth using $HOST", true, "bw_tcp -m $X $PEER", SW_TCP, NULL, true, 0.3,
       true },
-    { ALLP, OS, NULL, false, "bw_unix", SW_NONE, NULL, false, 1, true },
-    { ALLP, OS, NULL, false, "bw_pipe", SW_NONE, NULL, false, 1, true },
+    { ALLP, OS, NULL, false, "bw_unix", SW_NONE, NULL, false, 0.4, true },
+    { ALLP, OS, NULL, false, "bw_pipe", SW_NONE, NULL, false, 0.4, true },
     { ALLP, OS, "\"read bandwidth", true, "bw_file_rd $X io_only $FILE",
-      SW_FILE, NULL, false, 1, false },
+      SW_FILE, NULL, false, 0.2, false },
     { D | F, OS, "\"read open2close bandwidth", true, "bw_file_rd $X open2close $FILE", SW_FILE,
-      NULL, false, 1, false },
+      NULL, false, 0.2, false },
     { ALLP, OS, "\"Mmap read bandwidth", true, "bw_mmap_rd $X mmap_only $FILE", SW_FILE, NULL,
-      false, 1, false },
+      false, 0.2, false },
     { D | F, OS, "\"Mmap read open2close bandwidth", true, "bw_mmap_rd $X open2close $FILE",
-      SW_FILE, NULL, false, 1, false },
-    { ALLP, HW, "\"libc bcopy unaligned", true, "bw_mem $X bcopy", SW_MEM, NULL, false, 1, false },
+      SW_FILE, NULL, false, 0.2, false },
+    { ALLP, HW, "\"libc bcopy unaligned", true, "bw_mem $X bcopy", SW_MEM, NULL, false, 0.15, false },
     { D | F, HW, "\"libc bcopy aligned", true, "bw_mem $X bcopy conflict",
-      SW_MEM_AUX, NULL, false, 1, false },
+      SW_MEM_AUX, NULL, false, 0.15, false },
     { D | F, HW, "Memory bzero bandwidth", true, "bw_mem $X bzero",
-      SW_MEM_AUX, NULL, false, 1, false },
+      SW_MEM_AUX, NULL, false, 0.15, false },
     { ALLP, HW, "\"unrolled bcopy unaligned", true, "bw_mem $X fcp",
-      SW_MEM, NULL, false, 1, false },
+      SW_MEM, NULL, false, 0.15, false },
     { D | F, HW, "\"unrolled partial bcopy unaligned", true, "bw_mem $X cp",
-      SW_MEM_AUX, NULL, false, 1, false },
-    { ALLP, HW, "Memory read bandwidth", true, "bw_mem $X frd", SW_MEM, NULL, false, 1, false },
+      SW_MEM_AUX, NULL, false, 0.15, false },
+    { ALLP, HW, "Memory read bandwidth", true, "bw_mem $X frd", SW_MEM, NULL, false, 0.15, false },
     { D | F, HW, "Memory partial read bandwidth", true, "bw_mem $X rd",
-      SW_MEM_AUX, NULL, false, 1, false },
-    { ALLP, HW, "Memory write bandwidth", true, "bw_mem $X fwr", SW_MEM, NULL, false, 1, false },
+      SW_MEM_AUX, NULL, false, 0.15, false },
+    { ALLP, HW, "Memory write bandwidth", true, "bw_mem $X fwr", SW_MEM, NULL, false, 0.15, false },
     { D | F, HW, "Memory partial write bandwidth", true, "bw_mem $X wr",
-      SW_MEM_AUX, NULL, false, 1, false },
+      SW_MEM_AUX, NULL, false, 0.15, false },
     { D | F, HW, "Memory partial read/write bandwidth", true, "bw_mem $X rdwr", SW_MEM_AUX, NULL,
-      false, 1, false },
+      false, 0.15, false },
     /* lmbench 3's report script ends the context-switch blocks and the tlb
      * line at a blank line: without it the next section is read into them. */
-    { ALLP, OS, NULL, true, "lat_ctx -s $X", SW_CTX, NULL, false, 6, true },
+    { ALLP, OS, NULL, true, "lat_ctx -s $X", SW_CTX, NULL, false, 1, true },
     { ALLP, HW, NULL, true, "tlb", SW_NONE, NULL, false, 4, false },
-    { ALLP, HW, "Memory load parallelism", true, "par_mem -M $MBm", SW_NONE, NULL, false, 6, false },
-    { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 2, false },
-    { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 2, false },
-    { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 30, false },
+    { ALLP, HW, "Memory load parallelism", true, "par_mem -M $MBm", SW_NONE, NULL, false, 4, false },
+    { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 1, false },
+    { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 1, false },
+    { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 5, false },
     /* The default profile's curves: lmbench 3's sizes up to 8 MiB, then two per
      * doubling (-c), each point measured as in the full sweep. */
-    { D, HW, "Memory load latency", false, "lat_mem_rd -c 8m $MB 128", SW_NONE, NULL, false, 25, false },
+    { D, HW, "Memory load latency", false, "lat_mem_rd -c 8m $MB 128", SW_NONE, NULL, false, 4, false },
     { F, HW, "Memory load latency", false, "lat_mem_rd $MB 16 32 64 128 256 512 1024", SW_NONE,
-      NULL, false, 210, false },
+      NULL, false, 60, false },
     /* Rand mem is the random chase at stride 16 (lmbench 3's report takes the
      * "stride=16 block after this line). */
     { Q | F, HW, "Random load latency", false, "lat_mem_rd -t $MB 16",
-      SW_NONE, NULL, false, 40, false },
+      SW_NONE, NULL, false, 6, false },
     { D, HW, "Random load latency", false, "lat_mem_rd -c 8m -t $MB 16",
-      SW_NONE, NULL, false, 15, false },
+      SW_NONE, NULL, false, 4, false },
     /* Beyond lmbench 3's results file: the other benchmarks of its suite. */
-    { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 1, true },
-    { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 1, true },
-    { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 1, true },
-    { F, HW, NULL, false, "cache -M $MBm", SW_NONE, NULL, false, 20, false },
+    { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 0.3, true },
+    { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 0.3, true },
+    { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 0.3, true },
+    { F, HW, NULL, false, "cache -M $MBm", SW_NONE, NULL, false, 15, false },
 };
+
+/* The estimates of the steps' durations, for the ETA (progress.c). An entry's
+ * weight is the seconds one launch of one of its steps takes in the default
+ * profile (-N 3, ENOUGH automatic: 5 ms intervals on a usual clock) on an
+ * idle two-CPU VM, at its sweep's smallest value; the memory or file a step
+ * measures adds its cost per MiB (size_cost); the timed part (EST_TIMED of the
+ * whole) scales with -N and ENOUGH. Set from the .json of runs of the default
+ * and quick profiles (run.steps[].elapsed_s). */
+#define EST_ENOUGH_US 5000.0
+#define EST_N 3.0
+#define EST_TIMED 0.7
+
+static const struct {
+    const char *prefix;        /* the entry's args start so */
+    double per_mib;            /* seconds per MiB measured */
+} size_cost[] = {
+    { "bw_mem ", 0.003 },      { "bw_file_rd ", 0.003 }, { "bw_mmap_rd ", 0.003 },
+    { "lat_mmap ", 0.002 },    { "lmdd ", 0.01 },        { "lat_mem_rd ", 0.003 },
+    { "par_mem ", 0.003 },     { "cache ", 0.01 },
+};
+
+/* MiB of a size argument ("4k", "8m", "512"), 0 when it is none. */
+static double size_mib(const char *x)
+{
+    uint64_t b;
+    char err[80];
+
+    if (x == NULL || *x == '\0' || lmb_parse_size(x, &b, err, sizeof err) != 0)
+        return 0;
+    return (double)b / (1 << 20);
+}
+
+/* Seconds one launch of the step of entry e with sweep value x takes. */
+static double est_seconds(const struct entry *e, const struct lmb_plan *p, const char *x,
+                          unsigned long long fsz)
+{
+    double s = e->weight, mib = 0, per = 0, enough = EST_ENOUGH_US, v;
+    char *end;
+
+    switch (e->sweep) {
+    case SW_MEM:
+    case SW_MEM_AUX:
+    case SW_FILE:
+    case SW_MMAP:
+        mib = size_mib(x);
+        break;
+    case SW_CTX: {
+        /* Its points: the process counts after the size. */
+        size_t words = 0;
+        for (const char *q = x; *q; q++)
+            words += *q != ' ' && (q == x || q[-1] == ' ');
+        s *= words > 1 ? (double)(words - 1) / 4 : 1;
+        break;
+    }
+    default:
+        mib = strstr(e->args, "$MB") ? (double)p->mb : strstr(e->args, "$FSZ") ? (double)fsz : 0;
+        break;
+    }
+    for (size_t i = 0; i < sizeof size_cost / sizeof size_cost[0]; i++)
+        if (strncmp(e->args, size_cost[i].prefix, strlen(size_cost[i].prefix)) == 0)
+            per = size_cost[i].per_mib;
+    if (p->enough[0] && (v = strtod(p->enough, &end)) > 0 && *end == '\0')
+        enough = v;
+    s *= (1 - EST_TIMED) + EST_TIMED * (p->repetitions / EST_N) * (enough / EST_ENOUGH_US);
+    return s + per * mib * (p->repetitions / EST_N);
+}
 
 static unsigned profile_bit(const char *p)
 {
@@ -491,7 +558,7 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
         s->server = e->server && !peer_local;   /* -l needs no server */
         s->host = host;
         s->remote = remote;
-        s->weight = e->weight;
+        s->weight = est_seconds(e, p, vals[k], fsz);
         s->launches = feeds_cell(e, k, nv, vals[k]) ? p->launches : 1;
         if (e->placements && !remote && strcasecmp(c->sched, "DEFAULT") == 0) {
             /* One CPU even when only one may be used: the figure is then one. */
@@ -553,6 +620,8 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
         } else if (b->supported != NULL && b->supported() != NULL) {
             snprintf(s->skip, sizeof s->skip, "%s: %s", cmd, b->supported());
         }
+        if (s->skip[0])
+            s->weight = 0;   /* a skipped step takes no time */
     }
 }
 

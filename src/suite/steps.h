@@ -27,7 +27,8 @@ struct lmb_step {
     bool server;                  /* start `bench -s` before, `bench -S host` after */
     const char *host;             /* the server's host for server steps */
     bool remote;                  /* the server runs on host, started over ssh */
-    double weight;                /* relative cost, for the ETA */
+    double weight;                /* seconds it is expected to take, all its launches
+                                     (the ETA; steps.c est_seconds) */
     const char *sched;            /* LMBENCH_SCHED for this step, or NULL: the run's */
     unsigned launches;            /* --launches of its command (1: none given) */
     bool json_only;               /* its classic lines stay out of the raw file (the
