@@ -884,8 +884,8 @@ static void render_plot(FILE *out, const struct plot *p, const struct lmb_rs_fil
             mark_rows = r;
     }
     title_h = np > 1 ? 22 : 0;
-    strip_h = mark_rows ? mark_rows * MARK_ROW + 6 : 6;
-    cell_h = title_h + strip_h + fh + 48;
+    strip_h = mark_rows ? mark_rows * MARK_ROW + 11 : 8;
+    cell_h = title_h + strip_h + fh + 54;
     grid_h = cell_h * (double)((np + ncol - 1) / ncol);
     for (size_t i = 0; i < p->ns; i++) {
         char t[200];
@@ -929,7 +929,7 @@ static void render_plot(FILE *out, const struct plot *p, const struct lmb_rs_fil
             tick_text(xt[i], p->xbytes, buf, sizeof buf);
             fprintf(out, "<line class=\"grid\" x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%.1f\"/>"
                          "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s"
-                         "</text>\n", x, x, fh, x, fh + 15, buf);
+                         "</text>\n", x, x, fh, x, fh + 19, buf);
         }
         for (size_t i = 0; i < nyt; i++) {
             double y = map(&ys, yt[i]);
@@ -939,7 +939,7 @@ static void render_plot(FILE *out, const struct plot *p, const struct lmb_rs_fil
                     y, fw, y, y + 4, buf);
         }
         fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", fw / 2,
-                fh + 36);
+                fh + 40);
         lmb_graph_escape(out, p->xlabel);
         fprintf(out, "%s</text>\n<text class=\"axis\" transform=\"translate(%.1f %.1f) "
                      "rotate(-90)\" text-anchor=\"middle\">", xs.log ? ", log scale" : "",
@@ -963,7 +963,7 @@ static void render_plot(FILE *out, const struct plot *p, const struct lmb_rs_fil
             fprintf(out, "</title><line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                          "stroke-dasharray=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
                     pl[i].x, pl[i].x, fh, c, m->declared ? "1.5 3" : "6 3",
-                    pl[i].l, -5 - MARK_ROW * pl[i].row, c);
+                    pl[i].l, -10 - MARK_ROW * pl[i].row, c);
             lmb_graph_escape(out, m->label);
             fputs("</text></g>\n", out);
         }

@@ -261,20 +261,28 @@ if [ "$HAVE_JQ" = yes ] && [ -s "$T/check.json" ]; then
     is "$(jq -r '[.plots[] | select(.width < 300)] | length' "$T/check.json")" 0 \
         "browser: every plot is laid out at a useful width"
     is "$(jq -r '.legend' "$T/check.json")" hidden "browser: clicking a legend entry hides its series"
+    is "$(jq -r '.overlaps | join("\n")' "$T/check.json")" "" "browser: no two text labels overlap"
     if [ -s "$T/multi.html" ]; then
-        for w in 900 700; do
-            browser_check "$T/multi.html" "$w" "multi$w"
-            is "$crc" 0 "browser, three files at $w px: exit status 0"
-            if [ -s "$T/multi$w.json" ]; then
-                is "$(jq -r '.errors | join("; ")' "$T/multi$w.json")" "" "browser, $w px: no error"
-                is "$(jq -r '.overlaps | join("\n")' "$T/multi$w.json")" "" \
-                    "browser, $w px: no two text labels overlap ($(jq -r .texts "$T/multi$w.json") labels)"
-                is "$(jq -r .marks_on_data "$T/multi$w.json")" 0 \
+        "$LMBENCH" graph -o "$T/one.html" "$T/ours-a.json"
+        for w in 900 700 one; do
+            if [ "$w" = one ]; then
+                browser_check "$T/one.html" 700 "multi$w"
+            else
+                browser_check "$T/multi.html" "$w" "multi$w"
+            fi
+            f=multi$w
+            [ "$w" = one ] && w="one file, 700"
+            is "$crc" 0 "browser, $w px: exit status 0"
+            if [ -s "$T/$f.json" ]; then
+                is "$(jq -r '.errors | join("; ")' "$T/$f.json")" "" "browser, $w px: no error"
+                is "$(jq -r '.overlaps | join("\n")' "$T/$f.json")" "" \
+                    "browser, $w px: no two text labels overlap ($(jq -r .texts "$T/$f.json") labels)"
+                is "$(jq -r .marks_on_data "$T/$f.json")" 0 \
                     "browser, $w px: no cache-size label lies over a plot's data area"
-                is "$(jq -r .unlisted "$T/multi$w.json")" 0 "browser, $w px: every series has a legend entry"
-                is "$(jq -r '[.plots[] | select(.points == 0 or .drawn != .series)] | length' "$T/multi$w.json")" 0 \
+                is "$(jq -r .unlisted "$T/$f.json")" 0 "browser, $w px: every series has a legend entry"
+                is "$(jq -r '[.plots[] | select(.points == 0 or .drawn != .series)] | length' "$T/$f.json")" 0 \
                     "browser, $w px: no plot is empty, every series is drawn"
-                is "$(jq -r .outside "$T/multi$w.json")" 0 "browser, $w px: every point inside its panel's frame"
+                is "$(jq -r .outside "$T/$f.json")" 0 "browser, $w px: every point inside its panel's frame"
             else
                 fail "browser, $w px: the check wrote no findings"
             fi
