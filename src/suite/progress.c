@@ -10,7 +10,7 @@
 
 double lmb_eta_left(double est_total, double est_done, double time_done)
 {
-    double left, ratio;
+    double left, ratio, prior;
 
     if (!(est_done > 0))
         est_done = 0;
@@ -19,7 +19,8 @@ double lmb_eta_left(double est_total, double est_done, double time_done)
     left = est_total - est_done;
     if (!(left > 0))
         return 0;
-    ratio = (time_done + LMB_ETA_PRIOR_S) / (est_done + LMB_ETA_PRIOR_S);
+    prior = LMB_ETA_PRIOR_SHARE * est_total > 1 ? LMB_ETA_PRIOR_SHARE * est_total : 1;
+    ratio = (time_done + prior) / (est_done + prior);
     return left * ratio;
 }
 

@@ -8,16 +8,18 @@
 
 #include <stddef.h>
 
-/* Seconds of estimate that count as if they had taken as long as estimated:
- * the first steps' ratio of actual to estimated time moves the ETA only
- * partly (the first step of a run, mhz, is the noisiest). */
-#define LMB_ETA_PRIOR_S 30.0
+/* The share of the plan's estimate that counts as if it had taken as long as
+ * estimated: the first steps' ratio of actual to estimated time moves the
+ * ETA only partly (the first step of a run, mhz, is the noisiest); once a
+ * tenth of the plan is done, the ratio measured weighs as much as the plan. */
+#define LMB_ETA_PRIOR_SHARE 0.1
 
 /* The seconds a run has left: the estimate of the steps not done yet
  * (est_total - est_done), times the ratio of the time the steps done so far
  * took (time_done) to their estimate (est_done), that ratio pulled towards 1
- * by LMB_ETA_PRIOR_S (nothing done yet: the plan's estimate itself). Never
- * below 0; 0 when nothing is left. */
+ * by LMB_ETA_PRIOR_SHARE of est_total (at least a second) taken as estimated
+ * (nothing done yet: the plan's estimate itself). Never below 0; 0 when
+ * nothing is left. */
 double lmb_eta_left(double est_total, double est_done, double time_done);
 
 /* s seconds as "45s", "2m27s" or "1h05m" into buf (rounded to the second). */

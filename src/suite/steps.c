@@ -80,13 +80,13 @@ static const struct entry table[] = {
     { ALLP, OS, NULL, false, "lat_sig prot $FILE", SW_NONE, NULL, false, 0.3, false },
     { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 0.5, false },
     { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 0.2, false },
-    { Q | F, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 4, false },
+    { Q | F, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 8, false },
     /* The default profile: one size a step, so that the sizes the summary shows
      * (0k, 10k) have their launches and 1k and 4k one. */
-    { D, OS, "\"File system latency", false, "lat_fs -s 0k $FSDIR", SW_NONE, NULL, false, 1, false },
-    { D, OS, NULL, false, "lat_fs -s 1k $FSDIR", SW_NONE, NULL, false, 1, false },
-    { D, OS, NULL, false, "lat_fs -s 4k $FSDIR", SW_NONE, NULL, false, 1, false },
-    { D, OS, NULL, true, "lat_fs -s 10k $FSDIR", SW_NONE, NULL, false, 1, false },
+    { D, OS, "\"File system latency", false, "lat_fs -s 0k $FSDIR", SW_NONE, NULL, false, 1.5, false },
+    { D, OS, NULL, false, "lat_fs -s 1k $FSDIR", SW_NONE, NULL, false, 1.5, false },
+    { D, OS, NULL, false, "lat_fs -s 4k $FSDIR", SW_NONE, NULL, false, 1.5, false },
+    { D, OS, NULL, true, "lat_fs -s 10k $FSDIR", SW_NONE, NULL, false, 1.5, false },
     /* $PEER: "-l" on this machine (no server: the harness starts the other end
      * as a partner and places both), the host's name against a remote host
      * (its server started there over ssh). */
@@ -126,14 +126,14 @@ static const struct entry table[] = {
     /* lmbench 3's report script ends the context-switch blocks and the tlb
      * line at a blank line: without it the next section is read into them. */
     { ALLP, OS, NULL, true, "lat_ctx -s $X", SW_CTX, NULL, false, 1, true },
-    { ALLP, HW, NULL, true, "tlb", SW_NONE, NULL, false, 4, false },
-    { ALLP, HW, "Memory load parallelism", true, "par_mem -M $MBm", SW_NONE, NULL, false, 4, false },
+    { ALLP, HW, NULL, true, "tlb", SW_NONE, NULL, false, 6, false },
+    { ALLP, HW, "Memory load parallelism", true, "par_mem -M $MBm", SW_NONE, NULL, false, 3, false },
     { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 1, false },
     { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 1, false },
     { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 5, false },
     /* The default profile's curves: lmbench 3's sizes up to 8 MiB, then two per
      * doubling (-c), each point measured as in the full sweep. */
-    { D, HW, "Memory load latency", false, "lat_mem_rd -c 8m $MB 128", SW_NONE, NULL, false, 4, false },
+    { D, HW, "Memory load latency", false, "lat_mem_rd -c 8m $MB 128", SW_NONE, NULL, false, 3, false },
     { F, HW, "Memory load latency", false, "lat_mem_rd $MB 16 32 64 128 256 512 1024", SW_NONE,
       NULL, false, 60, false },
     /* Rand mem is the random chase at stride 16 (lmbench 3's report takes the
@@ -141,7 +141,7 @@ static const struct entry table[] = {
     { Q | F, HW, "Random load latency", false, "lat_mem_rd -t $MB 16",
       SW_NONE, NULL, false, 6, false },
     { D, HW, "Random load latency", false, "lat_mem_rd -c 8m -t $MB 16",
-      SW_NONE, NULL, false, 4, false },
+      SW_NONE, NULL, false, 3, false },
     /* Beyond lmbench 3's results file: the other benchmarks of its suite. */
     { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 0.3, true },
     { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 0.3, true },
@@ -158,13 +158,13 @@ static const struct entry table[] = {
  * and quick profiles (run.steps[].elapsed_s). */
 #define EST_ENOUGH_US 5000.0
 #define EST_N 3.0
-#define EST_TIMED 0.7
+#define EST_TIMED 0.4
 
 static const struct {
     const char *prefix;        /* the entry's args start so */
     double per_mib;            /* seconds per MiB measured */
 } size_cost[] = {
-    { "bw_mem ", 0.003 },      { "bw_file_rd ", 0.003 }, { "bw_mmap_rd ", 0.003 },
+    { "bw_mem ", 0.004 },      { "bw_file_rd ", 0.003 }, { "bw_mmap_rd ", 0.003 },
     { "lat_mmap ", 0.002 },    { "lmdd ", 0.01 },        { "lat_mem_rd ", 0.003 },
     { "par_mem ", 0.003 },     { "cache ", 0.01 },
 };

@@ -30,16 +30,19 @@ static void test_eta_corrected(void **state)
     (void)state;
     /* Steps that took as estimated leave the estimate as it is. */
     assert_true(fabs(lmb_eta_left(300, 100, 100) - 200) < 1e-9);
-    /* Steps that took twice their estimate: the rest is expected to, once
-     * enough has run that the prior weighs little. */
+    /* Steps that took twice their estimate: the rest is expected to, the
+     * more so the more has run (the prior: a tenth of the plan). */
     double twice = lmb_eta_left(1000, 500, 1000);
-    assert_true(twice > 1.9 * 500 && twice < 2 * 500);
+    assert_true(fabs(twice - 500 * 1100.0 / 600) < 1e-9);
+    assert_true(fabs(lmb_eta_left(1000, 900, 1800) - 100 * 1900.0 / 1000) < 1e-9);
     double half = lmb_eta_left(1000, 500, 250);
-    assert_true(half > 0.5 * 500 && half < 0.55 * 500);
+    assert_true(fabs(half - 500 * 350.0 / 600) < 1e-9);
     /* One slow first step (10 s for an estimate of 1 s) does not multiply the
      * rest by ten. */
     double early = lmb_eta_left(150, 1, 10);
     assert_true(early > 149 && early < 2 * 149);
+    /* A small plan: the prior is at least a second. */
+    assert_true(fabs(lmb_eta_left(3, 0.5, 1.5) - 2.5 * 2.5 / 1.5) < 1e-9);
 }
 
 static void test_eta_synthetic_run(void **state)
