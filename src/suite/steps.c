@@ -53,100 +53,100 @@ struct entry {
 
 static const struct entry table[] = {
     /* The header's MHZ and LINE_SIZE lines come from these two. */
-    { ALLP, HW, NULL, false, "mhz", SW_NONE, "MHZ", false, 2.45, false },
-    { ALLP, HW, NULL, false, "line", SW_NONE, "LINE_SIZE", false, 0.84, false },
-    { ALLP, OS, NULL, false, "lat_syscall null", SW_NONE, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_syscall read", SW_NONE, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_syscall write", SW_NONE, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_syscall stat", SW_NONE, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_syscall fstat", SW_NONE, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_syscall open", SW_NONE, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_select -n $X file", SW_SELECT, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_select -n $X tcp", SW_SELECT, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_sig install", SW_NONE, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_sig catch", SW_NONE, NULL, false, 0.07, false },
-    { ALLP, OS, NULL, false, "lat_pipe", SW_NONE, NULL, false, 0.07, true },
-    { ALLP, OS, NULL, false, "lat_unix", SW_NONE, NULL, false, 0.07, true },
-    { ALLP, OS, NULL, false, "lat_proc fork", SW_NONE, NULL, false, 0.14, false },
-    { ALLP, OS, NULL, false, "lat_proc exec", SW_NONE, NULL, false, 0.14, false },
-    { ALLP, OS, NULL, false, "lat_proc shell", SW_NONE, NULL, false, 0.21, false },
-    { ALLP, HW, NULL, false, "lat_ops", SW_NONE, NULL, false, 0.7, false },
-    { D | F, HW, NULL, false, "par_ops", SW_NONE, NULL, false, 1.05, false },
+    { ALLP, HW, NULL, false, "mhz", SW_NONE, "MHZ", false, 3.92, false },
+    { ALLP, HW, NULL, false, "line", SW_NONE, "LINE_SIZE", false, 1.34, false },
+    { ALLP, OS, NULL, false, "lat_syscall null", SW_NONE, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_syscall read", SW_NONE, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_syscall write", SW_NONE, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_syscall stat", SW_NONE, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_syscall fstat", SW_NONE, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_syscall open", SW_NONE, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_select -n $X file", SW_SELECT, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_select -n $X tcp", SW_SELECT, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_sig install", SW_NONE, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_sig catch", SW_NONE, NULL, false, 0.11, false },
+    { ALLP, OS, NULL, false, "lat_pipe", SW_NONE, NULL, false, 0.11, true },
+    { ALLP, OS, NULL, false, "lat_unix", SW_NONE, NULL, false, 0.11, true },
+    { ALLP, OS, NULL, false, "lat_proc fork", SW_NONE, NULL, false, 0.22, false },
+    { ALLP, OS, NULL, false, "lat_proc exec", SW_NONE, NULL, false, 0.22, false },
+    { ALLP, OS, NULL, false, "lat_proc shell", SW_NONE, NULL, false, 0.34, false },
+    { ALLP, HW, NULL, false, "lat_ops", SW_NONE, NULL, false, 1.12, false },
+    { D | F, HW, NULL, false, "par_ops", SW_NONE, NULL, false, 1.68, false },
     /* Makes $FILE, which the file and mapping benchmarks read. */
     { ALLP, OS, NULL, false, "lmdd label=$LABEL of=$FILE move=$FSZm fsync=1 print=3",
-      SW_NONE, NULL, false, 0.35, false },
+      SW_NONE, NULL, false, 0.56, false },
     /* A protection fault on a mapping of $FILE, as lmbench 3 measured it (so
      * after lmdd, which makes the file). */
-    { ALLP, OS, NULL, false, "lat_sig prot $FILE", SW_NONE, NULL, false, 0.14, false },
-    { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 0.84, false },
-    { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 0.1, false },
-    { Q | F, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 5.6, false },
+    { ALLP, OS, NULL, false, "lat_sig prot $FILE", SW_NONE, NULL, false, 0.22, false },
+    { ALLP, OS, NULL, false, "lat_pagefault $FILE", SW_NONE, NULL, false, 1.34, false },
+    { ALLP, OS, "\"mappings", true, "lat_mmap $X $FILE", SW_MMAP, NULL, false, 0.17, false },
+    { Q | F, OS, "\"File system latency", true, "lat_fs $FSDIR", SW_NONE, NULL, false, 8.96, false },
     /* The default profile: one size a step, so that the sizes the summary shows
      * (0k, 10k) have their launches and 1k and 4k one. */
-    { D, OS, "\"File system latency", false, "lat_fs -s 0k $FSDIR", SW_NONE, NULL, false, 0.7, false },
-    { D, OS, NULL, false, "lat_fs -s 1k $FSDIR", SW_NONE, NULL, false, 1.26, false },
-    { D, OS, NULL, false, "lat_fs -s 4k $FSDIR", SW_NONE, NULL, false, 1.4, false },
-    { D, OS, NULL, true, "lat_fs -s 10k $FSDIR", SW_NONE, NULL, false, 2.8, false },
+    { D, OS, "\"File system latency", false, "lat_fs -s 0k $FSDIR", SW_NONE, NULL, false, 1.12, false },
+    { D, OS, NULL, false, "lat_fs -s 1k $FSDIR", SW_NONE, NULL, false, 2.02, false },
+    { D, OS, NULL, false, "lat_fs -s 4k $FSDIR", SW_NONE, NULL, false, 2.24, false },
+    { D, OS, NULL, true, "lat_fs -s 10k $FSDIR", SW_NONE, NULL, false, 4.48, false },
     /* $PEER: "-l" on this machine (no server: the harness starts the other end
      * as a partner and places both), the host's name against a remote host
      * (its server started there over ssh). */
-    { ALLP, NET, NULL, false, "lat_udp $PEER", SW_NONE, NULL, true, 0.1, true },
-    { ALLP, NET, NULL, false, "lat_tcp $PEER", SW_NONE, NULL, true, 0.1, true },
-    { ALLP, NET, NULL, false, "lat_rpc $HOST", SW_NONE, NULL, true, 0.42, false },
-    { ALLP, NET, NULL, false, "lat_connect $PEER", SW_NONE, NULL, true, 0.1, true },
-    { ALLP, NET, "Socket bandwidth using $HOST", true, "bw_tcp -m $X $PEER", SW_TCP, NULL, true, 0.1,
+    { ALLP, NET, NULL, false, "lat_udp $PEER", SW_NONE, NULL, true, 0.17, true },
+    { ALLP, NET, NULL, false, "lat_tcp $PEER", SW_NONE, NULL, true, 0.17, true },
+    { ALLP, NET, NULL, false, "lat_rpc $HOST", SW_NONE, NULL, true, 0.67, false },
+    { ALLP, NET, NULL, false, "lat_connect $PEER", SW_NONE, NULL, true, 0.17, true },
+    { ALLP, NET, "Socket bandwidth using $HOST", true, "bw_tcp -m $X $PEER", SW_TCP, NULL, true, 0.17,
       true },
-    { ALLP, OS, NULL, false, "bw_unix", SW_NONE, NULL, false, 0.1, true },
-    { ALLP, OS, NULL, false, "bw_pipe", SW_NONE, NULL, false, 0.1, true },
+    { ALLP, OS, NULL, false, "bw_unix", SW_NONE, NULL, false, 0.17, true },
+    { ALLP, OS, NULL, false, "bw_pipe", SW_NONE, NULL, false, 0.17, true },
     { ALLP, OS, "\"read bandwidth", true, "bw_file_rd $X io_only $FILE",
-      SW_FILE, NULL, false, 0.07, false },
+      SW_FILE, NULL, false, 0.11, false },
     { D | F, OS, "\"read open2close bandwidth", true, "bw_file_rd $X open2close $FILE", SW_FILE,
-      NULL, false, 0.07, false },
+      NULL, false, 0.11, false },
     { ALLP, OS, "\"Mmap read bandwidth", true, "bw_mmap_rd $X mmap_only $FILE", SW_FILE, NULL,
-      false, 0.07, false },
+      false, 0.11, false },
     { D | F, OS, "\"Mmap read open2close bandwidth", true, "bw_mmap_rd $X open2close $FILE",
-      SW_FILE, NULL, false, 0.07, false },
-    { ALLP, HW, "\"libc bcopy unaligned", true, "bw_mem $X bcopy", SW_MEM, NULL, false, 0.07, false },
+      SW_FILE, NULL, false, 0.11, false },
+    { ALLP, HW, "\"libc bcopy unaligned", true, "bw_mem $X bcopy", SW_MEM, NULL, false, 0.11, false },
     { D | F, HW, "\"libc bcopy aligned", true, "bw_mem $X bcopy conflict",
-      SW_MEM_AUX, NULL, false, 0.07, false },
+      SW_MEM_AUX, NULL, false, 0.11, false },
     { D | F, HW, "Memory bzero bandwidth", true, "bw_mem $X bzero",
-      SW_MEM_AUX, NULL, false, 0.07, false },
+      SW_MEM_AUX, NULL, false, 0.11, false },
     { ALLP, HW, "\"unrolled bcopy unaligned", true, "bw_mem $X fcp",
-      SW_MEM, NULL, false, 0.07, false },
+      SW_MEM, NULL, false, 0.11, false },
     { D | F, HW, "\"unrolled partial bcopy unaligned", true, "bw_mem $X cp",
-      SW_MEM_AUX, NULL, false, 0.07, false },
-    { ALLP, HW, "Memory read bandwidth", true, "bw_mem $X frd", SW_MEM, NULL, false, 0.07, false },
+      SW_MEM_AUX, NULL, false, 0.11, false },
+    { ALLP, HW, "Memory read bandwidth", true, "bw_mem $X frd", SW_MEM, NULL, false, 0.11, false },
     { D | F, HW, "Memory partial read bandwidth", true, "bw_mem $X rd",
-      SW_MEM_AUX, NULL, false, 0.07, false },
-    { ALLP, HW, "Memory write bandwidth", true, "bw_mem $X fwr", SW_MEM, NULL, false, 0.07, false },
+      SW_MEM_AUX, NULL, false, 0.11, false },
+    { ALLP, HW, "Memory write bandwidth", true, "bw_mem $X fwr", SW_MEM, NULL, false, 0.11, false },
     { D | F, HW, "Memory partial write bandwidth", true, "bw_mem $X wr",
-      SW_MEM_AUX, NULL, false, 0.07, false },
+      SW_MEM_AUX, NULL, false, 0.11, false },
     { D | F, HW, "Memory partial read/write bandwidth", true, "bw_mem $X rdwr", SW_MEM_AUX, NULL,
-      false, 0.07, false },
+      false, 0.11, false },
     /* lmbench 3's report script ends the context-switch blocks and the tlb
      * line at a blank line: without it the next section is read into them. */
-    { ALLP, OS, NULL, true, "lat_ctx -s $X", SW_CTX, NULL, false, 0.7, true },
-    { ALLP, HW, NULL, true, "tlb", SW_NONE, NULL, false, 4.2, false },
-    { ALLP, HW, "Memory load parallelism", true, "par_mem -M $MBm", SW_NONE, NULL, false, 8.4, false },
-    { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 2.8, false },
-    { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 2.45, false },
-    { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 3.5, false },
+    { ALLP, OS, NULL, true, "lat_ctx -s $X", SW_CTX, NULL, false, 1.12, true },
+    { ALLP, HW, NULL, true, "tlb", SW_NONE, NULL, false, 6.72, false },
+    { ALLP, HW, "Memory load parallelism", true, "par_mem -M $MBm", SW_NONE, NULL, false, 13.44, false },
+    { D | F, HW, NULL, false, "stream", SW_NONE, NULL, false, 4.48, false },
+    { D | F, HW, NULL, false, "stream -v 2", SW_NONE, NULL, false, 3.92, false },
+    { Q, HW, "Memory load latency", false, "lat_mem_rd $MB 128", SW_NONE, NULL, false, 5.6, false },
     /* The default profile's curves: lmbench 3's sizes up to 8 MiB, then two per
      * doubling (-c), each point measured as in the full sweep. */
-    { D, HW, "Memory load latency", false, "lat_mem_rd -c 8m $MB 128", SW_NONE, NULL, false, 5.6, false },
+    { D, HW, "Memory load latency", false, "lat_mem_rd -c 8m $MB 128", SW_NONE, NULL, false, 8.96, false },
     { F, HW, "Memory load latency", false, "lat_mem_rd $MB 16 32 64 128 256 512 1024", SW_NONE,
-      NULL, false, 42, false },
+      NULL, false, 67.2, false },
     /* Rand mem is the random chase at stride 16 (lmbench 3's report takes the
      * "stride=16 block after this line). */
     { Q | F, HW, "Random load latency", false, "lat_mem_rd -t $MB 16",
-      SW_NONE, NULL, false, 4.2, false },
+      SW_NONE, NULL, false, 6.72, false },
     { D, HW, "Random load latency", false, "lat_mem_rd -c 8m -t $MB 16",
-      SW_NONE, NULL, false, 4.2, false },
+      SW_NONE, NULL, false, 6.72, false },
     /* Beyond lmbench 3's results file: the other benchmarks of its suite. */
-    { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 0.07, true },
-    { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 0.07, true },
-    { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 0.07, true },
-    { F, HW, NULL, false, "cache -M $MBm", SW_NONE, NULL, false, 10.5, false },
+    { F, OS, NULL, false, "lat_fifo", SW_NONE, NULL, false, 0.11, true },
+    { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 0.11, true },
+    { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 0.11, true },
+    { F, HW, NULL, false, "cache -M $MBm", SW_NONE, NULL, false, 16.8, false },
 };
 
 /* The estimates of the steps' durations, for the ETA (progress.c). An entry's
@@ -154,9 +154,9 @@ static const struct entry table[] = {
  * profile (-N 3, ENOUGH automatic: 5 ms intervals on a usual clock) on an
  * idle two-CPU VM, at its sweep's smallest value; the memory or file a step
  * measures adds its cost per MiB (size_cost); the timed part (EST_TIMED of the
- * whole) scales with -N and ENOUGH. Set from run.steps[].elapsed_s of a
- * default run on a two-CPU VM at load 2 to 4 (303 s), times 0.7 for an idle
- * one (an idle run took 147 s; these add up to 157 s), and of quick runs. */
+ * whole) scales with -N and ENOUGH. Set from run.steps[].elapsed_s of
+ * default runs on a two-CPU VM (AMD EPYC) at load 1 to 4 (266 s and
+ * 303 s; these add up to 251 s) and of quick runs. */
 #define EST_ENOUGH_US 5000.0
 #define EST_N 3.0
 #define EST_TIMED 0.4
@@ -165,9 +165,9 @@ static const struct {
     const char *prefix;        /* the entry's args start so */
     double per_mib;            /* seconds per MiB measured */
 } size_cost[] = {
-    { "bw_mem ", 0.004 },      { "bw_file_rd ", 0.002 }, { "bw_mmap_rd ", 0.002 },
-    { "lat_mmap ", 0.0015 },   { "lmdd ", 0.007 },       { "lat_mem_rd ", 0.002 },
-    { "par_mem ", 0.002 },     { "cache ", 0.007 },
+    { "bw_mem ", 0.0065 },     { "bw_file_rd ", 0.0032 }, { "bw_mmap_rd ", 0.0032 },
+    { "lat_mmap ", 0.0025 },   { "lmdd ", 0.011 },       { "lat_mem_rd ", 0.0032 },
+    { "par_mem ", 0.0032 },    { "cache ", 0.011 },
 };
 
 /* MiB of a size argument ("4k", "8m", "512"), 0 when it is none. */
