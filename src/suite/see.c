@@ -581,6 +581,45 @@ static void num_cell(const struct see *S, const struct lmb_sum_table *t,
     }
 }
 
+/* What the text and Markdown pages share. A table with data: its columns
+ * (ok false when one could not be made: the rows are then left out) and its
+ * title; false when the table has nothing to show. */
+static bool table_begin(const struct see *S, const struct lmb_sum_table *t,
+                        struct column *cols, bool *ok, char *title, size_t len)
+{
+    if (!table_has_data(S, t))
+        return false;
+    *ok = true;
+    for (int c = 0; c < t->ncols; c++)
+        if (column_of(S, t, c, &cols[c]) != 0)
+            *ok = false;
+    lmb_sum_title(t, S->percent, title, len);
+    return true;
+}
+
+/* The notes under a table, after those of its rows. */
+static void table_notes(const struct see *S, const struct lmb_sum_table *t,
+                        struct column *cols, struct text *notes)
+{
+    placement_note(S, t, cols, notes);
+    size_notes(S, t, cols, notes);
+}
+
+/* The page's warnings: each file's (counts: the notes its rows had), and what
+ * the marks mean when a table used one. */
+static void page_warnings(const struct see *S, int (*counts)[4], bool marks, struct text *warn)
+{
+    for (int r = 0; r < S->nfiles; r++) {
+        char host[300], prefix[320];
+        host_cell(S, r, host, sizeof host);
+        snprintf(prefix, sizeof prefix, "%s: ", host);
+        run_warnings(&S->files[r], prefix, warn, counts[r]);
+    }
+    if (marks)
+        add(warn, "Marks: %c implausible, %c not exactly the column's figure (another size, "
+            "case or copy); each is said under its table\n", LMB_SUM_MARK_DOUBT, LMB_SUM_MARK_SUBST);
+}
+
 static void print_text(const struct see *S, FILE *out)
 {
     int counts[S->nfiles > 0 ? S->nfiles : 1][4];
@@ -597,14 +636,10 @@ static void print_text(const struct see *S, FILE *out)
         struct column cols[LMB_SUM_MAX_COLS];
         struct text notes = { 0 };
         char title[200];
-        bool ok = true;
+        bool ok;
 
-        if (!table_has_data(S, t))
+        if (!table_begin(S, t, cols, &ok, title, sizeof title))
             continue;
-        for (int c = 0; c < t->ncols; c++)
-            if (column_of(S, t, c, &cols[c]) != 0)
-                ok = false;
-        lmb_sum_title(t, S->percent, title, sizeof title);
         fputc('\n', out);
         fprintf(out, "%s%s%s\n", sgr(S, LMB_SGR_BOLD), title, sgr(S, LMB_SGR_OFF));
         if (t->title2)
@@ -663,10 +698,8 @@ static void print_text(const struct see *S, FILE *out)
             fprintf(out, "%s\n", line);
             row_notes(S, t, cols, r, &notes, counts[r]);
         }
-        if (ok) {
-            placement_note(S, t, cols, &notes);
-            size_notes(S, t, cols, &notes);
-        }
+        if (ok)
+            table_notes(S, t, cols, &notes);
         /* Under the table, after a blank line: a reader of lmbench 3's page
          * stops at the blank line, and finds the table as it was. */
         if (notes.len)
@@ -675,15 +708,7 @@ static void print_text(const struct see *S, FILE *out)
         for (int c = 0; c < t->ncols; c++)
             column_free(&cols[c]);
     }
-    for (int r = 0; r < S->nfiles; r++) {
-        char host[300], prefix[320];
-        host_cell(S, r, host, sizeof host);
-        snprintf(prefix, sizeof prefix, "%s: ", host);
-        run_warnings(&S->files[r], prefix, &warn, counts[r]);
-    }
-    if (marks)
-        add(&warn, "Marks: %c implausible, %c not exactly the column's figure (another size, "
-            "case or copy); each is said under its table\n", LMB_SUM_MARK_DOUBT, LMB_SUM_MARK_SUBST);
+    page_warnings(S, counts, marks, &warn);
     if (warn.len)
         fprintf(out, "\n%sWarnings%s\n--------\n%s", sgr(S, LMB_SGR_BOLD), sgr(S, LMB_SGR_OFF),
                 warn.s);
@@ -785,14 +810,10 @@ static void print_markdown(const struct see *S, FILE *out)
         struct column cols[LMB_SUM_MAX_COLS];
         struct text notes = { 0 };
         char title[200];
-        bool ok = true;
+        bool ok;
 
-        if (!table_has_data(S, t))
+        if (!table_begin(S, t, cols, &ok, title, sizeof title))
             continue;
-        for (int c = 0; c < t->ncols; c++)
-            if (column_of(S, t, c, &cols[c]) != 0)
-                ok = false;
-        lmb_sum_title(t, S->percent, title, sizeof title);
         fputs("\n## ", out);
         md_text(out, title);
         fputs("\n\n", out);
@@ -849,10 +870,8 @@ static void print_markdown(const struct see *S, FILE *out)
             fputc('\n', out);
             row_notes(S, t, cols, r, &notes, counts[r]);
         }
-        if (ok) {
-            placement_note(S, t, cols, &notes);
-            size_notes(S, t, cols, &notes);
-        }
+        if (ok)
+            table_notes(S, t, cols, &notes);
         if (notes.len) {
             fputc('\n', out);
             md_items(out, notes.s, false);
@@ -861,15 +880,7 @@ static void print_markdown(const struct see *S, FILE *out)
         for (int c = 0; c < t->ncols; c++)
             column_free(&cols[c]);
     }
-    for (int r = 0; r < S->nfiles; r++) {
-        char host[300], prefix[320];
-        host_cell(S, r, host, sizeof host);
-        snprintf(prefix, sizeof prefix, "%s: ", host);
-        run_warnings(&S->files[r], prefix, &warn, counts[r]);
-    }
-    if (marks)
-        add(&warn, "Marks: %c implausible, %c not exactly the column's figure (another size, "
-            "case or copy); each is said under its table\n", LMB_SUM_MARK_DOUBT, LMB_SUM_MARK_SUBST);
+    page_warnings(S, counts, marks, &warn);
     if (warn.len) {
         fputs("\n## Warnings\n\n", out);
         md_items(out, warn.s, false);
