@@ -305,7 +305,7 @@ const struct lmb_bench lmb_bench_lat_ctx = {
     .summary = "Context switch time, from a ring of processes passing a token",
     .category = LMB_CAT_OS,
     .common = LMB_USE_PWN | LMB_USE_THREADS,
-    .args = "[--threads] nprocs [nprocs...]",
+    .args = "nprocs [nprocs...]",
     .help = "Passes a token round a ring of nprocs processes (2 to 129) connected by\n"
             "pipes, each touching -s KB of its own data per hop, and prints, after a\n"
             "line \"size=<KB>k ovr=<overhead>, a row per ring: the processes and the\n"

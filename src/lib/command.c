@@ -222,7 +222,8 @@ static void print_args(FILE *f, const struct lmb_bench *b)
 }
 
 /* The usage line shows the short common options that apply (-P, -W, -N; -h is
- * implied) and the command's own. */
+ * implied), --threads where the partner ends may be threads, and the command's
+ * own. */
 void lmb_print_usage(FILE *f, const struct lmb_bench *b, const char *prog)
 {
     fprintf(f, "Usage: %s", prog);
@@ -231,6 +232,8 @@ void lmb_print_usage(FILE *f, const struct lmb_bench *b, const char *prog)
         if (o->flag && o->arg && applies(b, o))
             fprintf(f, " [-%c <%s>]", o->flag, o->arg);
     }
+    if (b->common & LMB_USE_THREADS)
+        fputs(" [--threads]", f);
     for (size_t i = 0; i < b->noptions; i++) {
         if (b->options[i].arg)
             fprintf(f, " [-%c <%s>]", b->options[i].flag, b->options[i].arg);

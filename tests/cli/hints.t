@@ -135,6 +135,16 @@ for c in $("$LMBENCH" list | awk 'NF { print $1 }'); do
 done
 is "$wide" "" "no --help line (after the usage) is over 80 columns"
 is "$("$LMBENCH" --help | awk 'length($0) > 80')" "" "lmbench --help: no line over 80 columns"
+# Every command that takes --threads shows it in its usage line (the usage
+# line is made from the same table as the options' help).
+hidden=
+for c in $("$LMBENCH" list | awk 'NF { print $1 }'); do
+    h=$("$BIN/$c" --help 2>&1)
+    if printf '%s\n' "$h" | sed 1d | grep -q '^ *--threads'; then
+        printf '%s\n' "$h" | head -n 1 | grep -Eq ' \[--threads\]( |$)' || hidden="$hidden $c"
+    fi
+done
+is "$hidden" "" "every command taking --threads shows it in its usage line"
 run "$BIN/lmdd" --help
 unlike "$(printf '%s\n' "$OUT" | sed 1d)" ' print=0$' "lmdd --help: print=0 is not cut from its value"
 

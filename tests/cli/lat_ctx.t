@@ -97,7 +97,7 @@ interrupted_running "ring of 8" "$CMD" -N 1000 --min-time 0.2 8
 
 # The usage shows --threads (an option of lat_ctx's, the partner ends as threads).
 run "$CMD" --help
-like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_ctx .*\[-s <KB>\] \[--threads\] nprocs \[nprocs\.\.\.\]$' \
+like "$(printf '%s\n' "$OUT" | head -n 1)" '^Usage: lat_ctx .*\[--threads\] \[-s <KB>\] nprocs \[nprocs\.\.\.\]$' \
     "--help: the usage shows --threads"
 
 done_testing
