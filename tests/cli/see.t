@@ -284,10 +284,15 @@ ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "big is 300.0 MiB; the limi
 run "$LMBENCH" see "$T/long3"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "long3: line 2: a line is longer than"; echo $?) \
     "a raw file with a 17 MB line: exit 1, the line and the limit said"
+# (A build without jansson skips JSONL files before reading their lines.)
+if json_usable; then
 { printf '{"schema": "lmbench-results", "schema_version": 1}\n{"x": "'; head -c 17000000 /dev/zero | tr '\0' a; echo '"}'; } >"$T/long.jsonl"
 run "$LMBENCH" see "$T/long.jsonl"
 ok $([ "$RC" = 1 ] && printf '%s\n' "$ERR" | grep -q "long.jsonl: line 2: a line is longer than"; echo $?) \
     "a JSONL file with a 17 MB line: exit 1, the line and the limit said"
+else
+    skip "a JSONL file with a 17 MB line: built without jansson"
+fi
 
 # As another user (we are root: root reads everything): an unreadable file says
 # so, and an unreadable directory met in a search is said without a leak
