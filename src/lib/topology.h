@@ -33,6 +33,8 @@ struct lmb_cpu_topo {
     int package;    /* physical_package_id, -1 unknown */
     int node;       /* NUMA node, -1 unknown */
     int sibling;    /* the lowest-numbered other SMT sibling of this core, -1 none */
+    int core_first; /* the lowest CPU of its thread_siblings_list (itself when alone):
+                     * the same for CPUs of one core; -1 unknown (no sibling list) */
 };
 
 struct lmb_topology {
