@@ -63,7 +63,7 @@ static void run_read(uint64_t n, void *s)
 static const struct lmb_variant variants[] = {
     { "nop", "an IORING_OP_NOP, submitted and waited for in one io_uring_enter()", run_nop,
       "io_uring nop", 0 },
-    { "read", "an IORING_OP_READ of 4 KiB of a file in the page cache, the same way", run_read,
+    { "read", "the same with an IORING_OP_READ of 4 KiB of a cached file", run_read,
       "io_uring 4k read", READS_FILE },
 };
 
