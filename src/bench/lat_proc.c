@@ -7,6 +7,13 @@
  * (shell). Finding the helper, opening /dev/null for the children's output and
  * building their argument lists happen before timing.
  *
+ * Ours, beside those (lmbench 3 has neither): vfork() of a child that calls
+ * _exit(0) at once, and waitpid() (vfork: the parent sleeps until the child
+ * has exited, no address space is copied); posix_spawn() of the hello helper,
+ * its stdout to /dev/null as exec's, and waitpid() (spawn: glibc makes the
+ * child with clone(CLONE_VM | CLONE_VFORK), so no page tables are copied
+ * either). The file actions of spawn are made in init, before timing.
+ *
  * The process that forks is the harness's measuring copy: the lmbench binary,
  * libc and libm (jansson too only where the build found no libjansson.a to link
  * in; libtirpc is loaded by lat_rpc alone), a small heap, the harness's shared
@@ -17,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +38,7 @@
 
 extern char **environ;
 
-enum { NEEDS_HELLO = 1, FORKS = 2 };
+enum { NEEDS_HELLO = 1, FORKS = 2, NEW = 4, SPAWNS = 8 };
 
 struct proc_state {
     char hello[PATH_MAX];       /* the exec target */
@@ -38,6 +46,9 @@ struct proc_state {
     char *exec_argv[4];
     int devnull;                /* the children's stdout */
     bool forks;                 /* the operation forks: count the mappings */
+    bool spawns;                /* spawn: its file actions are set up */
+    bool have_actions;
+    posix_spawn_file_actions_t actions;   /* spawn: stdout to /dev/null */
     unsigned sink;
 };
 
@@ -119,6 +130,33 @@ static void run_shell(uint64_t n, void *s)
         fork_exec(st, "/bin/sh", argv, "/bin/sh -c hello");
 }
 
+/* vfork(): the child may only call _exit. */
+static void run_vfork(uint64_t n, void *s)
+{
+    (void)s;
+    for (uint64_t i = 0; i < n; i++) {
+        pid_t pid = vfork();
+        if (pid < 0)
+            lmb_abort_copy("vfork: %s", strerror(errno));
+        if (pid == 0)
+            _exit(0);
+        reap(pid, "vfork");
+    }
+}
+
+static void run_spawn(uint64_t n, void *s)
+{
+    struct proc_state *st = s;
+
+    for (uint64_t i = 0; i < n; i++) {
+        pid_t pid;
+        int e = posix_spawn(&pid, st->hello, &st->actions, NULL, st->exec_argv, environ);
+        if (e != 0)
+            lmb_abort_copy("posix_spawn %s: %s", st->hello, strerror(e));
+        reap(pid, st->hello);
+    }
+}
+
 static const struct lmb_variant variants[] = {
     { "procedure", "a call of a function that does almost nothing", run_procedure,
       "Procedure call", 0 },
@@ -128,6 +166,10 @@ static const struct lmb_variant variants[] = {
       "Process fork+execve", NEEDS_HELLO | FORKS },
     { "shell", "fork(), /bin/sh -c hello in the child, waitpid()", run_shell,
       "Process fork+/bin/sh -c", NEEDS_HELLO | FORKS },
+    { "vfork", "vfork() of a child that exits at once, and waitpid() for it", run_vfork,
+      "Process vfork+exit", FORKS | NEW },
+    { "spawn", "posix_spawn() of the hello helper, waitpid()", run_spawn,
+      "Process posix_spawn", NEEDS_HELLO | FORKS | NEW | SPAWNS },
 };
 
 static int proc_init(void *s, char *err, size_t errlen)
@@ -142,6 +184,17 @@ static int proc_init(void *s, char *err, size_t errlen)
         snprintf(err, errlen, "open /dev/null: %s", strerror(errno));
         return -1;
     }
+    if (st->spawns) {
+        int e = posix_spawn_file_actions_init(&st->actions);
+        if (e == 0) {
+            st->have_actions = true;
+            e = posix_spawn_file_actions_adddup2(&st->actions, st->devnull, STDOUT_FILENO);
+        }
+        if (e != 0) {
+            snprintf(err, errlen, "posix_spawn_file_actions: %s", strerror(e));
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -149,6 +202,9 @@ static void proc_cleanup(void *s)
 {
     struct proc_state *st = s;
 
+    if (st->have_actions)
+        posix_spawn_file_actions_destroy(&st->actions);
+    st->have_actions = false;
     if (st->devnull >= 0)
         close(st->devnull);
     st->devnull = -1;
@@ -235,6 +291,9 @@ static int lat_proc_main(struct lmb_ctx *ctx, int argc, char **argv)
     rec.classic = LMB_CLASSIC_LABEL_US;
     snprintf(rec.label, sizeof rec.label, "%s", v->label);
     st.forks = (v->flags & FORKS) != 0;
+    st.spawns = (v->flags & SPAWNS) != 0;
+    if (v->flags & NEW)
+        rec.compat = "new: lmbench 3 has no vfork or posix_spawn case";
 
     if (v->flags & NEEDS_HELLO) {
         if (find_hello(st.hello, sizeof st.hello, err, sizeof err) != 0)
@@ -265,7 +324,9 @@ const struct lmb_bench lmb_bench_lat_proc = {
     .args = "{variants}",
     .help = "Times one operation in a loop and prints microseconds per operation. exec\n"
             "and shell run the hello helper installed beside lmbench (in\n"
-            "libexec/lmbench); its output goes to /dev/null.\n",
+            "libexec/lmbench); its output goes to /dev/null. Ours: vfork (vfork() and\n"
+            "_exit(0)) and spawn (posix_spawn() of the hello helper), beside fork and\n"
+            "exec.\n",
     .variants = variants,
     .nvariants = sizeof variants / sizeof variants[0],
     .main = lat_proc_main,

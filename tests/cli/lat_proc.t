@@ -9,7 +9,7 @@ CMD=$BIN/lat_proc
 NUM='[0-9]+\.[0-9]{4}'
 
 for pair in "procedure:Procedure call" "fork:Process fork+exit" "exec:Process fork+execve" \
-            "shell:Process fork+/bin/sh -c"; do
+            "shell:Process fork+/bin/sh -c" "vfork:Process vfork+exit" "spawn:Process posix_spawn"; do
     v=${pair%%:*}
     label=${pair#*:}
     run "$CMD" -N 3 "$v"
@@ -23,15 +23,15 @@ done
 # --- help, list ------------------------------------------------------------------
 
 run "$CMD" --list
-is "$(printf '%s\n' "$OUT" | awk '{ print $1 }' | tr '\n' ' ')" "procedure fork exec shell " \
-    "--list: the four operations"
+is "$(printf '%s\n' "$OUT" | awk '{ print $1 }' | tr '\n' ' ')" "procedure fork exec shell vfork spawn " \
+    "--list: the four operations of lmbench 3, then ours: vfork, spawn"
 run "$CMD" --help
-like "$OUT" '^Usage: lat_proc .*procedure\|fork\|exec\|shell' "--help: usage with the operations"
+like "$OUT" '^Usage: lat_proc .*procedure\|fork\|exec\|shell\|vfork\|spawn' "--help: usage with the operations"
 
 # --- JSON ------------------------------------------------------------------------
 
 if json_usable; then
-    for v in procedure fork exec shell; do
+    for v in procedure fork exec shell vfork spawn; do
         run_json "$CMD" -N 3 --json "$v"
         json_one_record "$T/json" lat_proc "$v" us
         if [ "$v" = procedure ]; then
@@ -40,6 +40,14 @@ if json_usable; then
             json_ok "$T/json" '(.results[0].params | keys) == ["maps"] and .results[0].params.maps > 3' \
                 "--json $v: params.maps, the mappings of the process that forks"
         fi
+    done
+    for v in fork exec vfork spawn; do
+        run_json "$CMD" -N 3 --json "$v"
+        case $v in
+        vfork | spawn) want='startswith("new: ")' ;;
+        *) want='. == "same"' ;;
+        esac
+        json_ok "$T/json" ".results[0].compat | $want" "--json $v: compat ${want%%(*}"
     done
 else
     skip "--json: jq missing or built without jansson"
@@ -55,7 +63,7 @@ if [ -z "${LMBENCH_RUNNER:-}" ]; then
     mkdir -p "$T/b/bin" "$T/b/libexec/lmbench"
     cp "$LMBENCH" "$T/b/bin/lmbench"
     ln -s lmbench "$T/b/bin/lat_proc"
-    for v in exec shell; do
+    for v in exec shell spawn; do
         failed_run lat_proc "no hello helper: $v fails with exit 1 and a reason" "$T/b/bin/lat_proc" -N 3 "$v"
         like "$ERR" 'hello helper' "no hello helper: $v names the helper"
     done
@@ -65,6 +73,8 @@ if [ -z "${LMBENCH_RUNNER:-}" ]; then
     cp "$LMBENCH_BUILD/libexec/lmbench/hello" "$T/b/libexec/lmbench/hello"
     run "$T/b/bin/lat_proc" -N 3 exec
     one_line_like "$ERR" "^Process fork\\+execve: $NUM microseconds\$" "hello in ../libexec/lmbench: exec works"
+    run "$T/b/bin/lat_proc" -N 3 spawn
+    one_line_like "$ERR" "^Process posix_spawn: $NUM microseconds\$" "hello in ../libexec/lmbench: spawn works"
     rm "$T/b/libexec/lmbench/hello"
     cp "$LMBENCH_BUILD/libexec/lmbench/hello" "$T/b/bin/hello"
     run "$T/b/bin/lat_proc" -N 3 shell
@@ -74,6 +84,8 @@ if [ -z "${LMBENCH_RUNNER:-}" ]; then
     chmod +x "$T/b/bin/hello"
     failed_run lat_proc "a helper that exits 3: exec fails with a reason" "$T/b/bin/lat_proc" -N 3 exec
     like "$ERR" 'status 3' "a helper that exits 3: the status is in the reason"
+    failed_run lat_proc "a helper that exits 3: spawn fails with a reason" "$T/b/bin/lat_proc" -N 3 spawn
+    like "$ERR" 'status 3' "a helper that exits 3: spawn gives the status"
     # A path with a quote and a space, through /bin/sh -c.
     mkdir -p "$T/it's here/bin"
     cp "$LMBENCH" "$T/it's here/bin/lmbench"
@@ -132,7 +144,7 @@ fi
 # --- bad input -----------------------------------------------------------------------
 
 usage_error lat_proc "$CMD"
-usage_error lat_proc "$CMD" spawn
+usage_error lat_proc "$CMD" clone
 usage_error lat_proc "$CMD" fork extra
 usage_error lat_proc "$CMD" -N 0 fork
 usage_error lat_proc "$CMD" -P 0 fork
@@ -147,5 +159,7 @@ no_process_left "$tag" "-P 2 fork: no process left behind"
 
 interrupted_running "fork" "$CMD" -N 1000 --min-time 0.2 fork
 interrupted_running "shell" "$CMD" -N 1000 --min-time 0.2 shell
+interrupted_running "vfork" "$CMD" -N 1000 --min-time 0.2 vfork
+interrupted_running "spawn" "$CMD" -N 1000 --min-time 0.2 spawn
 
 done_testing
