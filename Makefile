@@ -389,10 +389,14 @@ asan-bin: $(ASAN_PROGS)
 
 # Command tests find the build through LMBENCH_BUILD; unit tests speak TAP.
 # tests/scripts holds the tests of the build machinery (install, install-deps).
+# Two test files at a time (PROVE_JOBS): the tests check formats and statuses,
+# never speed, and each makes its own temporary directory, so they may share
+# the CPUs; PROVE_JOBS= runs them one by one.
+PROVE_JOBS ?= -j2
 check: all unit-tests
 	LMBENCH_BUILD=$(abspath $(B)) CMOCKA_MESSAGE_OUTPUT=TAP \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	prove --exec '' $(UNIT_TESTS) $(ASAN_TESTS) $(sort $(wildcard tests/cli/*.t)) \
+	prove $(PROVE_JOBS) --exec '' $(UNIT_TESTS) $(ASAN_TESTS) $(sort $(wildcard tests/cli/*.t)) \
 		$(sort $(wildcard tests/scripts/*.t))
 
 # Static builds for each target into build-TARGET/, command tests under qemu-user.
