@@ -476,7 +476,7 @@ static void bw_cleanup(void *s)
 }
 
 static const struct lmb_optdef options[] = {
-    { 'H', NULL, "put the buffers on huge pages (transparent ones, 2 MiB aligned)" },
+    { 'H', NULL, "put the buffers on transparent huge pages, 2 MiB aligned (--pages thp)" },
 };
 
 #define BIG_BUFFER (8ULL << 20)
@@ -537,7 +537,10 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
     }
     st.size = size > SIZE_MAX ? SIZE_MAX : (size_t)size;
     st.flags = v->flags;
-    st.pages = lmb_opt_given(ctx, 'H') ? LMB_PAGES_HUGE : LMB_PAGES_NORMAL;
+    if (lmb_opt_given(ctx, 'H') && lmb_pages_imply(ctx, LMB_PAGES_THP) != 0)
+        return lmb_usage_error(ctx, "-H is --pages thp: not with --pages %s",
+                               lmb_pages_name((enum lmb_pages)ctx->opt.pages));
+    st.pages = lmb_pages_resolve((enum lmb_pages)ctx->opt.pages);
     if (v->flags & WIDE) {
         st.full = pick_kernels(getenv("LMBENCH_VECTOR"), err, sizeof err, &cpu_lacks);
         if (st.full == NULL && !cpu_lacks)
@@ -556,10 +559,16 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
 
     if (cpu_lacks)
         return lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "%s", err);
+    /* Pages asked for and not to be had here: skipped, with how to get them. */
+    if (size <= SIZE_MAX / 4 && bw_maplen(&st) != 0 &&
+        lmb_pages_missing(st.pages, bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != NULL)
+        return lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "%s", err);
     /* A size that cannot fit is a failure to run here (exit 1), however it
-     * cannot fit: past the address space or past the memory available. */
+     * cannot fit: past the address space or past the memory available
+     * (hugetlbfs pages are reserved memory, not counted in what is). */
     if (size > SIZE_MAX / 4 || bw_maplen(&st) == 0 ||
-        lmb_memory_fits(bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != 0) {
+        (st.pages != LMB_PAGES_2M && st.pages != LMB_PAGES_1G &&
+         lmb_memory_fits(bw_maplen(&st), ctx->opt.parallel, err, sizeof err) != 0)) {
         if (size > SIZE_MAX / 4 || bw_maplen(&st) == 0)
             snprintf(err, sizeof err, "%s bytes do not fit in this machine's address space",
                      lmb_quote(argv[0], q, sizeof q));
@@ -575,13 +584,7 @@ static int bw_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
         .per_iter = (double)size,
     };
     lmb_measure(ctx, &t, &res);
-    if (st.pages == LMB_PAGES_HUGE && res.status == LMB_OK) {
-        for (unsigned i = 0; i < res.nfacts; i++)
-            if (strcmp(res.facts[i].key, "huge_percent") == 0 && res.facts[i].ival < 50)
-                lmb_result_warn(&res, "asked for huge pages but only %lld%% of the buffer got "
-                                "them (see /sys/kernel/mm/transparent_hugepage/enabled)",
-                                res.facts[i].ival);
-    }
+    lmb_pages_check(&res, st.pages);
     lmb_report_add(&ctx->report, &rec, &res);
     return LMB_EXIT_OK;
 }
@@ -590,15 +593,15 @@ const struct lmb_bench lmb_bench_bw_mem = {
     .name = "bw_mem",
     .summary = "Memory bandwidth of reads, writes and copies",
     .category = LMB_CAT_HARDWARE,
-    .common = LMB_USE_PWN,
+    .common = LMB_USE_PWN | LMB_USE_PAGES,
     .args = "size {variants} [conflict]",
     .help = "Prints the size in MB and the bandwidth in MB/s (MB = 10^6 bytes). A copy counts\n"
             "the bytes copied once. 'conflict' places a copy's destination at the same offset\n"
             "as its source modulo 2 MiB, so that both compete for the same cache sets.\n"
             "With -P the copies run in lockstep and their bytes are summed over the time\n"
-            "they took together. The buffers are on normal pages unless -H asks for huge\n"
-            "ones; LMBENCH_VECTOR (avx512f, avx2, sse2, simd128, scalar) forces the kernel\n"
-            "set of frd, fwr and fcp.\n",
+            "they took together. The buffers are on base pages unless --pages (or -H, the\n"
+            "same as --pages thp) asks for others; LMBENCH_VECTOR (avx512f, avx2, sse2,\n"
+            "simd128, scalar) forces the kernel set of frd, fwr and fcp.\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .variants = variants,

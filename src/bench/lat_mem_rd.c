@@ -71,7 +71,7 @@ static bool coarse_point(uint64_t s)
 static const struct lmb_optdef options[] = {
     { 't', NULL, "random order: one random cycle through the elements (defeats prefetchers)" },
     { 'p', NULL, "page order: random inside each page, pages in random order (few TLB misses)" },
-    { 'H', NULL, "huge pages: the random cycle over transparent huge pages" },
+    { 'H', NULL, "huge pages: -t on transparent huge pages (--pages thp), all of them or fail" },
     { 'S', NULL, "only the largest size: one row per stride, no sweep" },
     { 'c', "size", "coarse sweep from this size on: two sizes per doubling (2^k, 3*2^(k-1))" },
 };
@@ -131,6 +131,7 @@ static void point_record(struct lmb_record *rec, const struct lmb_ctx *ctx, enum
     lmb_record_init(rec, ctx->bench->name, mode_case[mode], LMB_UNIT_NS);
     lmb_record_param_int(rec, "size_bytes", (long long)size);
     lmb_record_param_int(rec, "stride_bytes", (long long)stride);
+    lmb_record_param_str(rec, "pages", lmb_pages_name((enum lmb_pages)ctx->opt.pages));
     rec->headline = LMB_HEAD_MIN;
     rec->classic = LMB_CLASSIC_MEMLAT;
     rec->classic_x = (double)size;
@@ -155,8 +156,13 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
         mode = MODE_RANDOM;
     if (lmb_opt_given(ctx, 'p'))
         mode = MODE_PAGE;
-    if (lmb_opt_given(ctx, 'H'))
+    if (lmb_opt_given(ctx, 'H')) {
         mode = MODE_HUGE;
+        if (lmb_pages_imply(ctx, LMB_PAGES_THP) != 0)
+            return lmb_usage_error(ctx, "-H puts the chain on transparent huge pages (--pages "
+                                   "thp): not with --pages %s",
+                                   lmb_pages_name((enum lmb_pages)ctx->opt.pages));
+    }
 
     if (argc < 1)
         return lmb_usage_error(ctx, "needs the largest size in MB");
@@ -190,12 +196,22 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
                                      "address space",
                                      len, sizeof(size_t) * 8);
     }
+    /* The pages asked for, enough of them for the largest buffer of each copy. */
+    if (lmb_pages_missing((enum lmb_pages)ctx->opt.pages, len, ctx->opt.parallel, err,
+                          sizeof err) != NULL) {
+        struct lmb_record rec;
+        point_record(&rec, ctx, mode, len, strides[0]);
+        return lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "%s", err);
+    }
     /* The buffer and the chain's visit order (4 bytes an element of the
-     * smallest stride). */
+     * smallest stride); hugetlbfs pages are reserved memory, not counted
+     * in what is available. */
     uint64_t least = strides[0];
+    bool reserved = ctx->opt.pages == LMB_PAGES_2M || ctx->opt.pages == LMB_PAGES_1G;
     for (size_t k = 1; k < nstrides; k++)
         least = strides[k] < least ? strides[k] : least;
-    if (lmb_memory_fits(len + len / least * 4, ctx->opt.parallel, err, sizeof err) != 0) {
+    if (lmb_memory_fits((reserved ? 0 : len) + len / least * 4, ctx->opt.parallel, err,
+                        sizeof err) != 0) {
         struct lmb_record rec;
         point_record(&rec, ctx, mode, len, strides[0]);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
@@ -232,6 +248,7 @@ static int lat_mem_rd_main(struct lmb_ctx *ctx, int argc, char **argv)
             if (size < strides[k])
                 continue;
             lmb_memlat_measure(ctx, &m, &res);
+            lmb_pages_check(&res, (enum lmb_pages)ctx->opt.pages);
             point_record(&rec, ctx, mode, size, strides[k]);
             lmb_report_add(&ctx->report, &rec, &res);
         }
@@ -244,7 +261,7 @@ const struct lmb_bench lmb_bench_lat_mem_rd = {
     .name = "lat_mem_rd",
     .summary = "Memory load latency over working-set sizes",
     .category = LMB_CAT_HARDWARE,
-    .common = LMB_USE_PWN,
+    .common = LMB_USE_PWN | LMB_USE_PAGES,
     .args = "len_in_MB [stride...]",
     .help = "Chases a ring of pointers, one every stride bytes, through working sets from\n"
             "512 bytes up to len, and prints for each stride a line \"stride=N then rows of\n"
@@ -253,7 +270,9 @@ const struct lmb_bench lmb_bench_lat_mem_rd = {
             "on current CPUs follow; -t visits the elements in one random cycle instead,\n"
             "which they cannot. -p visits each page's elements in random order, the pages\n"
             "in random order too: one TLB miss per page instead of one per load. -H is -t\n"
-            "over transparent huge pages. The default stride is the cache line size. -S\n"
+            "with --pages thp, failing a size not wholly on huge pages. --pages puts the\n"
+            "chain on other pages (4k, base pages, unless given). The default stride is\n"
+            "the cache line size. -S\n"
             "measures the largest size only. -c SIZE keeps, above SIZE, only two sizes per\n"
             "doubling (2^k and 3*2^(k-1)) of the sweep; each is measured as in the full one.\n",
     .options = options,

@@ -102,12 +102,23 @@ static int par_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
         (rc = lmb_memlat_size_opt(ctx, 'M', MIN_SIZE, SIZE_MAX / 4, 1, &maxlen)) != 0)
         return rc;
     stride = (size_t)v;
-    /* The buffer and the chain's visit order (4 bytes an element). */
-    if (lmb_memory_fits(maxlen + maxlen / stride * 4, 1, err, sizeof err) != 0) {
+    enum lmb_pages pages = (enum lmb_pages)ctx->opt.pages;
+    bool reserved = pages == LMB_PAGES_2M || pages == LMB_PAGES_1G;
+    enum lmb_status why_not = LMB_OK;
+    /* The pages asked for, enough of them for the largest row; the buffer and
+     * the chain's visit order (4 bytes an element; hugetlbfs pages are
+     * reserved memory, not counted in what is available). */
+    if (lmb_pages_missing(pages, maxlen, 1, err, sizeof err) != NULL)
+        why_not = LMB_SKIPPED;
+    else if (lmb_memory_fits((reserved ? 0 : maxlen) + maxlen / stride * 4, 1, err,
+                             sizeof err) != 0)
+        why_not = LMB_FAILED;
+    if (why_not != LMB_OK) {
         struct lmb_record rec;
         lmb_record_init(&rec, ctx->bench->name, NULL, LMB_UNIT_RATIO);
         lmb_record_param_int(&rec, "size_bytes", (long long)maxlen);
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+        lmb_record_param_str(&rec, "pages", lmb_pages_name(pages));
+        return lmb_report_unmeasured(ctx, &rec, why_not, "%s", err);
     }
 
     struct lmb_result rows[MAX_ROWS];
@@ -124,6 +135,8 @@ static int par_mem_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_record_init(&rec, ctx->bench->name, NULL, LMB_UNIT_RATIO);
         lmb_record_param_int(&rec, "size_bytes", (long long)size);
         lmb_record_param_int(&rec, "chains", chains[i]);
+        lmb_record_param_str(&rec, "pages", lmb_pages_name(pages));
+        lmb_pages_check(&rows[i], pages);
         rec.classic = LMB_CLASSIC_SIZE_VALUE;
         rec.classic_x = (double)size;
         lmb_report_add(&ctx->report, &rec, &rows[i]);
@@ -135,14 +148,15 @@ const struct lmb_bench lmb_bench_par_mem = {
     .name = "par_mem",
     .summary = "Memory-level parallelism over working-set sizes",
     .category = LMB_CAT_HARDWARE,
-    .common = LMB_USE_W | LMB_USE_N,
+    .common = LMB_USE_W | LMB_USE_N | LMB_USE_PAGES,
     .args = "",
     .help = "For working sets from 1k to len, doubling: the time per load of one chain of\n"
             "dependent loads (random order) divided by that of 2 to 16 chains through the\n"
             "same working set at once, for the count that overlaps most; rows of size (MB\n"
             "of 10^6 bytes) and that parallelism (the median of the rank-paired ratios).\n"
             "A ratio below 1, or a row that dips or jumps 2 times from two neighbours that\n"
-            "agree (after two more tries), fails as too noisy.\n",
+            "agree (after two more tries), fails as too noisy. --pages chooses the pages of\n"
+            "the working set (4k, base pages, unless given).\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = par_mem_main,

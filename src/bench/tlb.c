@@ -26,6 +26,9 @@
 #define MIN_PAGES 4
 #define MAX_POINTS 96
 #define DEFAULT_MAX_PAGES 16384
+/* On huge pages: 2 GiB of 2 MiB pages, 16 GiB of 1 GiB pages. */
+#define DEFAULT_MAX_2M 1024
+#define DEFAULT_MAX_1G 16
 #define SEED 0x746c62ULL
 
 static const struct lmb_optdef options[] = {
@@ -104,17 +107,65 @@ static void tlb_record(struct lmb_record *rec, const struct lmb_ctx *ctx, int le
         rec->compat = "new: lmbench 3 reported the first level's entries only";
     lmb_record_param_int(rec, "level", level);
     lmb_record_param_str(rec, "quantity", quantity);
+    lmb_record_param_str(rec, "pages", lmb_pages_name((enum lmb_pages)ctx->opt.pages));
+}
+
+/* The pages the spread chains got: the chain with the fewest on huge pages
+ * (the figures are only as good as it). */
+struct backing {
+    long long least;        /* huge_percent, -1 until known */
+    long long page_bytes;   /* of that chain */
+    bool warned;
+};
+
+static void note_backing(struct lmb_ctx *ctx, struct backing *b, struct lmb_result *r,
+                         enum lmb_pages kind, size_t n)
+{
+    long long pct = -1, pb = 0;
+    unsigned before = r->nwarnings;
+
+    for (unsigned i = 0; i < r->nfacts; i++) {
+        if (strcmp(r->facts[i].key, "huge_percent") == 0)
+            pct = r->facts[i].ival;
+        else if (strcmp(r->facts[i].key, "page_bytes") == 0)
+            pb = r->facts[i].ival;
+    }
+    if (pct >= 0 && (b->least < 0 || pct < b->least)) {
+        b->least = pct;
+        b->page_bytes = pb;
+    }
+    /* The points' results are not reported: their warning is the command's. */
+    lmb_pages_check(r, kind);
+    if (!b->warned && r->nwarnings > before) {
+        lmb_report_warn(&ctx->report, "%s (a chain over %zu pages)", r->warnings[before], n);
+        b->warned = true;
+    }
+}
+
+static void got_params(struct lmb_record *rec, const struct backing *b)
+{
+    if (b->least < 0)
+        return;
+    lmb_record_param_int(rec, "page_bytes", b->page_bytes);
+    lmb_record_param_int(rec, "huge_percent", b->least);
 }
 
 static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), line = (size_t)lmb_cache_line_size();
-    uint64_t max_pages = DEFAULT_MAX_PAGES;
+    enum lmb_pages kind = (enum lmb_pages)ctx->opt.pages;
+    uint64_t huge = lmb_pages_huge_bytes(kind);
+    /* On huge pages the chain's pages are huge pages: the TLB of those is
+     * what it finds. */
+    size_t page = huge ? (size_t)huge : (size_t)sysconf(_SC_PAGESIZE);
+    size_t line = (size_t)lmb_cache_line_size();
+    uint64_t max_pages = huge == 0 ? DEFAULT_MAX_PAGES
+                                   : huge >= (1ULL << 30) ? DEFAULT_MAX_1G : DEFAULT_MAX_2M;
     struct point pts[MAX_POINTS];
     double sizes[MAX_POINTS], ratio[MAX_POINTS];
     size_t npts = 0;
     struct lmb_curve curve;
-    char err[256];
+    char err[512];
+    bool reserved = kind == LMB_PAGES_2M || kind == LMB_PAGES_1G;
 
     (void)argv;
     if (argc > 0)
@@ -128,11 +179,20 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
         return lmb_usage_error(ctx, "-L: a divisor of the page size (%zu)", page);
     line = (size_t)v;
     max_pages = span / page;
-    /* The pages and the layout's offsets (one a page). */
-    if (lmb_memory_fits(max_pages * (page + sizeof(size_t)), 1, err, sizeof err) != 0) {
+    /* The pages asked for, enough for the largest chain; the pages and the
+     * layout's offsets (one a page; hugetlbfs pages are reserved memory, not
+     * counted in what is available). */
+    struct backing got = { .least = -1 };
+    enum lmb_status why_not = LMB_OK;
+    if (lmb_pages_missing(kind, max_pages * page, 1, err, sizeof err) != NULL)
+        why_not = LMB_SKIPPED;
+    else if (lmb_memory_fits(max_pages * ((reserved ? 0 : page) + sizeof(size_t)), 1, err,
+                             sizeof err) != 0)
+        why_not = LMB_FAILED;
+    if (why_not != LMB_OK) {
         struct lmb_record rec;
         tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
+        return lmb_report_unmeasured(ctx, &rec, why_not, "%s", err);
     }
 
     for (double p = MIN_PAGES; p <= (double)max_pages && npts < MAX_POINTS; p *= 1.189207115) {
@@ -145,10 +205,13 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
                                     .layout = tlb_layout, .layout_arg = &l };
             struct lmb_result r;
             lmb_memlat_measure(ctx, &m, &r);
+            if (sp == 1)
+                note_backing(ctx, &got, &r, kind, n);
             if (r.status != LMB_OK) {
                 struct lmb_record rec;
                 tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
-                lmb_record_param_int(&rec, "pages", (long long)n);
+                lmb_record_param_int(&rec, "chain_pages", (long long)n);
+                got_params(&rec, &got);
                 lmb_report_add(&ctx->report, &rec, &r);
                 return LMB_EXIT_OK;
             }
@@ -168,6 +231,7 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
     if (lmb_curve_analyze(sizes, ratio, npts, &curve) != 0 || curve.nlevels == 0) {
         struct lmb_record rec;
         tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
+        got_params(&rec, &got);
         return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
                                      "no plateau in the ratio of spread to packed loads: the "
                                      "TLB size cannot be told here%s%s",
@@ -194,6 +258,7 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
             /* The curve ends on this plateau: the size is a lower bound. */
             if (k == 0) {
                 tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
+                got_params(&rec, &got);
                 lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
                                       "no step up to %.0f pages: the first TLB holds at least as "
                                       "many (raise -M)", pts[npts - 1].pages);
@@ -211,11 +276,13 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
             miss[nm++] = pts[i].spread - pts[i].packed;
 
         tlb_record(&rec, ctx, (int)k + 1, "miss", LMB_UNIT_NS);
+        got_params(&rec, &got);
         lmb_result_values(&r, miss, nm, NULL);
         double miss_ns = nm ? lmb_result_sort_median(&r) : NAN;
         lmb_report_add(&ctx->report, &rec, &r);
 
         tlb_record(&rec, ctx, (int)k + 1, "entries", LMB_UNIT_PAGES);
+        got_params(&rec, &got);
         lmb_record_param_int(&rec, "declared_pages", declared);
         if (declared > 0 && entries >= (double)declared / 2.0 && entries <= (double)declared * 2.0)
             matched = true;
@@ -240,13 +307,14 @@ const struct lmb_bench lmb_bench_tlb = {
     .name = "tlb",
     .summary = "Data TLB entries, and the cost of missing them",
     .category = LMB_CAT_HARDWARE,
-    .common = LMB_USE_W | LMB_USE_N,
+    .common = LMB_USE_W | LMB_USE_N | LMB_USE_PAGES,
     .args = "",
     .help = "Times a chain of loads through n lines each in its own page against the same\n"
             "number of lines side by side, for n from 4 to 16384 pages by quarter\n"
             "octaves, and reads the TLB levels off the ratio: \"tlb: N pages\" is the\n"
             "first level's entries, -c adds the cost of missing it. Every level found\n"
-            "is in the JSON records.\n",
+            "is in the JSON records. --pages thp, 2m or 1g puts the chains on huge pages\n"
+            "and counts huge pages (default -M: 1024 of 2 MiB, 16 of 1 GiB).\n",
     .options = options,
     .noptions = sizeof options / sizeof options[0],
     .main = tlb_main,

@@ -41,6 +41,7 @@ const char *lmb_category_name(enum lmb_category c);
 /* Refuses --launches: the command is not a measurement (a server, a tool);
  * every other command accepts it. */
 #define LMB_NO_LAUNCHES 16u
+#define LMB_USE_PAGES 32u     /* --pages: its buffers can be put on chosen pages (lib/mem.h) */
 
 /* One variant of a command (bw_mem's rd, lat_syscall's null ...). */
 struct lmb_variant {
@@ -82,6 +83,8 @@ struct lmb_common {
     unsigned repetitions;    /* -N */
     bool json;               /* --json */
     bool threads;            /* --threads: partners are threads, not processes */
+    int pages;               /* --pages: an enum lmb_pages (lib/mem.h); LMB_PAGES_NORMAL (0)
+                                when not given: base pages, named "4k" */
     double timeout_s;        /* --timeout as given (LMB_DEFAULT_TIMEOUT_S when not); 0 = none */
     double deadline_s;       /* --timeout given: when the whole command's time runs out, in
                                 seconds of ctx->clock (CLOCK_MONOTONIC); 0 = no such bound

@@ -16,6 +16,7 @@
 #include "lib/cleanup.h"
 #include "lib/deadline.h"
 #include "lib/launch.h"
+#include "lib/mem.h"
 #include "lib/sizes.h"
 
 const char *lmb_category_name(enum lmb_category c)
@@ -60,7 +61,7 @@ const char *lmb_opt_arg(const struct lmb_ctx *ctx, char flag)
 /* --- the common options ------------------------------------------------------ */
 
 enum opt_id {
-    O_P, O_W, O_N, O_JSON, O_THREADS, O_CPUS, O_TIMEOUT, O_MINTIME, O_LAUNCHES, O_LIST, O_HELP
+    O_P, O_W, O_N, O_JSON, O_THREADS, O_PAGES, O_CPUS, O_TIMEOUT, O_MINTIME, O_LAUNCHES, O_LIST, O_HELP
 };
 
 struct common_opt {
@@ -81,6 +82,10 @@ static const struct common_opt common_opts[] = {
     { O_JSON, 0, "json", NULL, 0, "one JSON document on stdout instead of the classic lines" },
     { O_THREADS, 0, "threads", NULL, LMB_USE_THREADS,
       "run the partner ends as threads of each copy, not processes" },
+    { O_PAGES, 0, "pages", "KIND", LMB_USE_PAGES,
+      "the buffers' pages: default (what the kernel gives), 4k (base pages, asked for; the "
+      "default), thp (transparent huge pages, asked for), 2m or 1g (hugetlbfs pages, from "
+      "those reserved)" },
     { O_CPUS, 0, "cpus", "LIST", 0, "run on these CPUs only (e.g. 0,2-3)" },
     { O_TIMEOUT, 0, "timeout", "SEC",
       0, "end the whole command within SEC seconds (+2 s at most); what is not measured by "
@@ -139,6 +144,13 @@ static int set_common(struct lmb_ctx *ctx, struct parsed *p, const struct common
     case O_THREADS:
         ctx->opt.threads = true;
         return 0;
+    case O_PAGES: {
+        enum lmb_pages k;
+        if (lmb_pages_parse(v, &k, why, sizeof why) != 0)
+            goto bad;
+        ctx->opt.pages = (int)k;
+        return 0;
+    }
     case O_CPUS:
         ctx->opt.cpus = v;
         return 0;
@@ -202,6 +214,9 @@ static void record_settings(struct lmb_ctx *ctx, const char *interval_source)
     if (ctx->bench->common & LMB_USE_THREADS)
         lmb_report_setting(r, (struct lmb_setting){ "threads", LMB_SET_BOOL, o->threads, 0,
                                                     NULL });
+    if (ctx->bench->common & LMB_USE_PAGES)
+        lmb_report_setting(r, (struct lmb_setting){ "pages", LMB_SET_STR, 0, 0,
+                                                    lmb_pages_name((enum lmb_pages)o->pages) });
 }
 
 /* --- usage and help ------------------------------------------------------------ */
@@ -222,8 +237,8 @@ static void print_args(FILE *f, const struct lmb_bench *b)
 }
 
 /* The usage line shows the short common options that apply (-P, -W, -N; -h is
- * implied), --threads where the partner ends may be threads, and the command's
- * own. */
+ * implied), --threads where the partner ends may be threads, --pages where the
+ * buffers' pages may be chosen, and the command's own. */
 void lmb_print_usage(FILE *f, const struct lmb_bench *b, const char *prog)
 {
     fprintf(f, "Usage: %s", prog);
@@ -234,6 +249,8 @@ void lmb_print_usage(FILE *f, const struct lmb_bench *b, const char *prog)
     }
     if (b->common & LMB_USE_THREADS)
         fputs(" [--threads]", f);
+    if (b->common & LMB_USE_PAGES)
+        fputs(" [--pages " LMB_PAGES_NAMES "]", f);
     for (size_t i = 0; i < b->noptions; i++) {
         if (b->options[i].arg)
             fprintf(f, " [-%c <%s>]", b->options[i].flag, b->options[i].arg);
@@ -772,6 +789,9 @@ int lmb_command_run(const struct lmb_bench *b, const char *prog, int argc, char 
         rc = lmb_usage_error(ctx, "%s", err);
         goto done;
     }
+    /* Every buffer the command (and each copy it forks) maps on "its" pages. */
+    if (b->common & LMB_USE_PAGES)
+        lmb_pages_choose((enum lmb_pages)ctx->opt.pages);
     lmb_clock_system(&ctx->clock);
     ctx->opt.deadline_s = command_deadline(ctx, &p, started);
     enough = getenv("ENOUGH");

@@ -10,11 +10,15 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "lib/bench.h"
+#include "lib/report.h"
+#include "lib/result.h"
 #include "lib/sysinfo.h"
 
-#define HUGE_ALIGN (2u << 20)
+#define HUGE_2M (2ULL << 20)
+#define HUGE_1G (1ULL << 30)
 
 const char *lmb_widest_isa(void)
 {
@@ -46,9 +50,206 @@ bool lmb_cpu_has_isa(const char *isa)
 #endif
 }
 
+/* --- the page choice --------------------------------------------------------- */
+
+/* The running command's --pages: a setting of this process (the harness sets
+ * it once, before the benchmark's copies are forked), not a result. */
+static enum lmb_pages command_pages = LMB_PAGES_4K;
+
+void lmb_pages_choose(enum lmb_pages kind)
+{
+    command_pages = kind == LMB_PAGES_NORMAL ? LMB_PAGES_4K : kind;
+}
+
+enum lmb_pages lmb_pages_resolve(enum lmb_pages kind)
+{
+    return kind == LMB_PAGES_NORMAL ? command_pages : kind;
+}
+
+static const char *const page_names[] = {
+    [LMB_PAGES_NORMAL] = "4k", [LMB_PAGES_HUGE] = "thp", [LMB_PAGES_DEFAULT] = "default",
+    [LMB_PAGES_4K] = "4k", [LMB_PAGES_2M] = "2m", [LMB_PAGES_1G] = "1g",
+};
+
 const char *lmb_pages_name(enum lmb_pages kind)
 {
-    return kind == LMB_PAGES_HUGE ? "huge" : "normal";
+    kind = lmb_pages_resolve(kind);
+    return (unsigned)kind < sizeof page_names / sizeof page_names[0] ? page_names[kind] : "?";
+}
+
+int lmb_pages_parse(const char *s, enum lmb_pages *out, char *err, size_t errlen)
+{
+    static const enum lmb_pages kinds[] = { LMB_PAGES_DEFAULT, LMB_PAGES_4K, LMB_PAGES_HUGE,
+                                            LMB_PAGES_2M, LMB_PAGES_1G };
+    char q[LMB_QUOTE_BUF];
+
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(s, page_names[kinds[i]]) == 0) {
+            *out = kinds[i];
+            return 0;
+        }
+    snprintf(err, errlen, "unknown page choice '%s' (expected one of %s)",
+             lmb_quote(s, q, sizeof q), LMB_PAGES_NAMES);
+    return -1;
+}
+
+uint64_t lmb_pages_huge_bytes(enum lmb_pages kind)
+{
+    switch (lmb_pages_resolve(kind)) {
+    case LMB_PAGES_HUGE:
+    case LMB_PAGES_2M:
+        return HUGE_2M;
+    case LMB_PAGES_1G:
+        return HUGE_1G;
+    default:
+        return 0;
+    }
+}
+
+/* ROOT/rel, ROOT being LMBENCH_SYSFS or /sys. */
+static void sys_path(char *buf, size_t len, const char *rel)
+{
+    const char *root = getenv("LMBENCH_SYSFS");
+
+    snprintf(buf, len, "%s/%s", root != NULL && root[0] != '\0' ? root : "/sys", rel);
+}
+
+/* The first line of a file, newline cut; false when it cannot be read. */
+static bool read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    bool ok;
+
+    if (f == NULL)
+        return false;
+    ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    if (ok)
+        buf[strcspn(buf, "\n")] = '\0';
+    return ok;
+}
+
+static bool read_count(const char *path, uint64_t *v)
+{
+    char buf[64];
+
+    return read_line(path, buf, sizeof buf) && sscanf(buf, "%" SCNu64, v) == 1;
+}
+
+static const char *thp_missing(char *why, size_t whylen)
+{
+    char path[1024], line[256];
+
+    sys_path(path, sizeof path, "kernel/mm/transparent_hugepage/enabled");
+    if (!read_line(path, line, sizeof line)) {
+        snprintf(why, whylen, "this kernel offers no transparent huge pages (%s cannot be read)",
+                 path);
+        return why;
+    }
+    if (strstr(line, "[never]") != NULL) {
+        snprintf(why, whylen, "transparent huge pages are off here (%s: %s); as root: echo "
+                 "madvise > /sys/kernel/mm/transparent_hugepage/enabled", path, line);
+        return why;
+    }
+    return NULL;
+}
+
+static const char *hugetlb_missing(uint64_t page, uint64_t bytes, unsigned copies, char *why,
+                                   size_t whylen)
+{
+    bool gig = page == HUGE_1G;
+    const char *name = gig ? "1 GiB" : "2 MiB";
+    char dir[128], path[1024];
+    uint64_t nr = 0, nfree = 0, need;
+
+    snprintf(dir, sizeof dir, "kernel/mm/hugepages/hugepages-%" PRIu64 "kB", page >> 10);
+    sys_path(path, sizeof path, dir);
+    char nrpath[1100], freepath[1100];
+    snprintf(nrpath, sizeof nrpath, "%s/nr_hugepages", path);
+    snprintf(freepath, sizeof freepath, "%s/free_hugepages", path);
+    if (!read_count(nrpath, &nr)) {
+        snprintf(why, whylen, "this kernel or processor has no %s huge pages (%s cannot be read)",
+                 name, nrpath);
+        return why;
+    }
+    if (nr == 0) {
+        if (gig)
+            snprintf(why, whylen, "no 1 GiB huge pages reserved (%s is 0; reserve them as "
+                     "root: hugepagesz=1G hugepages=N on the kernel command line, or echo N > "
+                     "/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages)", nrpath);
+        else
+            snprintf(why, whylen, "no 2 MiB huge pages reserved (%s is 0; reserve them as root: "
+                     "echo N > /proc/sys/vm/nr_hugepages, or hugepages=N on the kernel command "
+                     "line)", nrpath);
+        return why;
+    }
+    if (!read_count(freepath, &nfree))
+        nfree = nr;
+    need = (bytes + page - 1) / page;
+    if (need == 0)
+        need = 1;
+    need *= copies ? copies : 1;
+    if (nfree < need) {
+        snprintf(why, whylen, "needs %" PRIu64 " %s huge page%s; %" PRIu64 " of the %" PRIu64
+                 " reserved %s free (%s; reserve more as root)", need, name, need == 1 ? "" : "s",
+                 nfree, nr, nfree == 1 ? "is" : "are", freepath);
+        return why;
+    }
+    return NULL;
+}
+
+const char *lmb_pages_missing(enum lmb_pages kind, uint64_t bytes, unsigned copies, char *why,
+                              size_t whylen)
+{
+    switch (lmb_pages_resolve(kind)) {
+    case LMB_PAGES_HUGE:
+        return thp_missing(why, whylen);
+    case LMB_PAGES_2M:
+        return hugetlb_missing(HUGE_2M, bytes, copies, why, whylen);
+    case LMB_PAGES_1G:
+        return hugetlb_missing(HUGE_1G, bytes, copies, why, whylen);
+    default:
+        return NULL;
+    }
+}
+
+int lmb_pages_imply(struct lmb_ctx *ctx, enum lmb_pages kind)
+{
+    struct lmb_report *r = &ctx->report;
+
+    if (ctx->opt.pages != LMB_PAGES_NORMAL && ctx->opt.pages != (int)kind)
+        return -1;
+    ctx->opt.pages = (int)kind;
+    lmb_pages_choose(kind);
+    for (size_t i = 0; i < r->nsettings; i++)
+        if (strcmp(r->settings[i].key, "pages") == 0)
+            r->settings[i].sval = lmb_pages_name(kind);
+    return 0;
+}
+
+void lmb_pages_check(struct lmb_result *res, enum lmb_pages kind)
+{
+    long long pct = -1, page = 0;
+    const char *name = lmb_pages_name(kind);
+
+    kind = lmb_pages_resolve(kind);
+    if (res->status != LMB_OK)
+        return;
+    for (unsigned i = 0; i < res->nfacts; i++) {
+        if (strcmp(res->facts[i].key, "huge_percent") == 0)
+            pct = res->facts[i].ival;
+        else if (strcmp(res->facts[i].key, "page_bytes") == 0)
+            page = res->facts[i].ival;
+    }
+    if (pct < 0)
+        return;   /* smaps unread: the backing is unknown, and the record says nothing of it */
+    if (lmb_pages_huge_bytes(kind) > 0 && pct < 100)
+        lmb_result_warn(res, "asked for --pages %s; %lld%% of the buffer is on huge pages, the "
+                        "rest on %lld KiB pages (see /sys/kernel/mm/transparent_hugepage/)",
+                        name, pct, (long long)sysconf(_SC_PAGESIZE) / 1024);
+    else if (kind == LMB_PAGES_4K && pct > 0)
+        lmb_result_warn(res, "asked for --pages 4k; %lld%% of the buffer is on huge pages "
+                        "(%lld KiB pages mostly)", pct, page / 1024);
 }
 
 void *lmb_pages_alloc(size_t len, int fill, char *err, size_t errlen)
@@ -60,7 +261,7 @@ void *lmb_pages_alloc(size_t len, int fill, char *err, size_t errlen)
  * map more and trim both ends. */
 static void *map_aligned(size_t len)
 {
-    size_t extra = len + HUGE_ALIGN;
+    size_t extra = len + HUGE_2M;
     char *p, *a;
 
     if (extra < len)
@@ -68,7 +269,7 @@ static void *map_aligned(size_t len)
     p = mmap(NULL, extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return MAP_FAILED;
-    a = (char *)(((uintptr_t)p + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
+    a = (char *)(((uintptr_t)p + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
     if (a > p)
         munmap(p, (size_t)(a - p));
     if ((size_t)(p + extra - (a + len)) > 0)
@@ -76,57 +277,105 @@ static void *map_aligned(size_t len)
     return a;
 }
 
+static size_t round_up_to(size_t len, uint64_t unit)
+{
+    size_t r = (size_t)((len + unit - 1) / unit * unit);
+
+    return r < len ? 0 : r;
+}
+
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#ifndef MAP_HUGE_2MB
+#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
+#endif
+#ifndef MAP_HUGE_1GB
+#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
+#endif
+
+/* hugetlbfs pages of `page` bytes, or MAP_FAILED with errno. */
+static void *map_hugetlb(size_t len, uint64_t page)
+{
+#ifdef MAP_HUGETLB
+    return mmap(NULL, len, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+                    (page == HUGE_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB), -1, 0);
+#else
+    (void)len;
+    (void)page;
+    errno = ENOSYS;
+    return MAP_FAILED;
+#endif
+}
+
 void *lmb_pages_alloc_kind(size_t len, int fill, enum lmb_pages kind, char *err, size_t errlen)
 {
     void *p = MAP_FAILED;
+    uint64_t huge;
+    size_t maplen;
 
     if (len == 0)
         len = 1;
-    if (kind == LMB_PAGES_HUGE) {
+    kind = lmb_pages_resolve(kind);
+    huge = lmb_pages_huge_bytes(kind);
+    maplen = huge ? round_up_to(len, huge) : len;
+    if (maplen == 0) {
+        errno = ENOMEM;
+    } else if (kind == LMB_PAGES_HUGE) {
         /* Transparent huge pages need a 2 MiB-aligned range. Where the kernel
          * will not give them (THP off or absent), the buffer keeps normal pages
          * and lmb_pages_backing says so. */
-        p = map_aligned(len);
+        p = map_aligned(maplen);
 #ifdef MADV_HUGEPAGE
         if (p != MAP_FAILED)
-            (void)madvise(p, len, MADV_HUGEPAGE);
+            (void)madvise(p, maplen, MADV_HUGEPAGE);
 #endif
+    } else if (kind == LMB_PAGES_2M || kind == LMB_PAGES_1G) {
+        p = map_hugetlb(maplen, huge);
     } else {
         p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 #ifdef MADV_NOHUGEPAGE
         /* Without THP in the kernel this fails with EINVAL: then there are only
          * normal pages anyway. */
-        if (p != MAP_FAILED)
+        if (p != MAP_FAILED && kind == LMB_PAGES_4K)
             (void)madvise(p, len, MADV_NOHUGEPAGE);
 #endif
     }
     if (p == MAP_FAILED) {
-        snprintf(err, errlen, "cannot map %zu bytes%s: %s", len,
-                 kind == LMB_PAGES_HUGE ? " on huge pages" : "", strerror(errno));
+        int e = errno;
+        char why[512] = "";
+        if (kind == LMB_PAGES_2M || kind == LMB_PAGES_1G) {
+            char w[400];
+            if (lmb_pages_missing(kind, len, 1, w, sizeof w) != NULL)
+                snprintf(why, sizeof why, " (%s)", w);
+        }
+        snprintf(err, errlen, "cannot map %zu bytes on %s pages: %s%s", len,
+                 lmb_pages_name(kind), strerror(e), why);
         return NULL;
     }
     memset(p, fill, len);
     return p;
 }
 
-void lmb_pages_free(void *p, size_t len)
-{
-    if (p != NULL)
-        munmap(p, len ? len : 1);
-}
+/* What smaps says of the mapping holding address a. */
+struct vma {
+    uint64_t rss_kb, anon_huge_kb, kernel_page_kb;
+    bool thp_advised, hugetlb;   /* VmFlags hg, ht */
+    bool found;
+};
 
-void lmb_pages_backing(const void *p, size_t len, struct lmb_page_info *out)
+static void vma_read(uintptr_t a, struct vma *v)
 {
     FILE *f = fopen("/proc/self/smaps", "r");
-    char line[256];
-    uintptr_t a = (uintptr_t)p, lo, hi;
+    char line[512];
+    uintptr_t lo, hi;
     bool inside = false;
-    uint64_t rss = 0, anon_huge = 0, kernel_page = 0, v;
+    uint64_t x;
 
-    memset(out, 0, sizeof *out);
+    memset(v, 0, sizeof *v);
     if (f == NULL)
         return;
-    (void)len;
     while (fgets(line, sizeof line, f) != NULL) {
         /* A mapping's first line starts "lo-hi perms ..."; its fields start
          * "Name:". */
@@ -135,30 +384,66 @@ void lmb_pages_backing(const void *p, size_t len, struct lmb_page_info *out)
             if (inside)
                 break;          /* the next mapping: ours is done */
             inside = sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &lo, &hi) == 2 && a >= lo && a < hi;
+            v->found |= inside;
             continue;
         }
-        if (sscanf(line, "%*[^:]: %" SCNu64, &v) != 1)
-            continue;
         if (!inside)
             continue;
+        if (strncmp(line, "VmFlags:", 8) == 0) {
+            v->thp_advised = strstr(line + 8, " hg") != NULL;
+            v->hugetlb = strstr(line + 8, " ht") != NULL;
+            continue;
+        }
+        if (sscanf(line, "%*[^:]: %" SCNu64, &x) != 1)
+            continue;
         if (strncmp(line, "Rss:", 4) == 0)
-            rss = v;
+            v->rss_kb = x;
         else if (strncmp(line, "AnonHugePages:", 14) == 0)
-            anon_huge = v;
+            v->anon_huge_kb = x;
         else if (strncmp(line, "KernelPageSize:", 15) == 0)
-            kernel_page = v;
+            v->kernel_page_kb = x;
     }
     fclose(f);
-    if (kernel_page == 0)
+}
+
+void lmb_pages_free(void *p, size_t len)
+{
+    size_t n = len ? len : 1;
+
+    if (p == NULL)
+        return;
+    /* A mapping on huge pages spans whole huge pages (lmb_pages_alloc_kind
+     * rounded it up): its start is 2 MiB aligned, and smaps says which. */
+    if (((uintptr_t)p & (HUGE_2M - 1)) == 0) {
+        struct vma v;
+        vma_read((uintptr_t)p, &v);
+        if (v.hugetlb && v.kernel_page_kb > 0)
+            n = round_up_to(n, v.kernel_page_kb * 1024);
+        else if (v.thp_advised)
+            n = round_up_to(n, HUGE_2M);
+        if (n == 0)
+            n = len ? len : 1;
+    }
+    munmap(p, n);
+}
+
+void lmb_pages_backing(const void *p, size_t len, struct lmb_page_info *out)
+{
+    struct vma v;
+
+    memset(out, 0, sizeof *out);
+    (void)len;
+    vma_read((uintptr_t)p, &v);
+    if (v.kernel_page_kb == 0)
         return;
     out->known = true;
-    out->page_bytes = kernel_page * 1024;
-    if (kernel_page * 1024 >= HUGE_ALIGN) {
+    out->page_bytes = v.kernel_page_kb * 1024;
+    if (v.kernel_page_kb * 1024 >= HUGE_2M) {
         out->huge_percent = 100;   /* hugetlbfs */
-    } else if (rss > 0) {
-        out->huge_percent = (unsigned)(anon_huge * 100 / rss);
-        if (anon_huge * 2 > rss)
-            out->page_bytes = HUGE_ALIGN;
+    } else if (v.rss_kb > 0) {
+        out->huge_percent = (unsigned)(v.anon_huge_kb * 100 / v.rss_kb);
+        if (v.anon_huge_kb * 2 > v.rss_kb)
+            out->page_bytes = HUGE_2M;
     }
 }
 
