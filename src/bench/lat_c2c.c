@@ -431,7 +431,9 @@ static int lat_c2c_main(struct lmb_ctx *ctx, int argc, char **argv)
         lmb_report_add(&ctx->report, &rec, &res);
     }
 
-    if (nok > 1) {
+    /* Over this process's medians: with --launches the pair lines show the
+     * pooled launches, so the line is left out there. */
+    if (nok > 1 && ctx->opt.launches <= 1) {
         struct lmb_stats s;
         if (lmb_stats_compute(medians, nok, &s) == 0)
             lmb_report_marker(&ctx->report,
