@@ -24,7 +24,7 @@
 #endif
 
 static const char usage[] =
-    "[--percent] [--json|--csv|--markdown] [--ends PLACEMENT] [FILE|DIR...]";
+    "[--percent] [--matrix] [--json|--csv|--markdown] [--ends PLACEMENT] [FILE|DIR...]";
 
 static void help(void)
 {
@@ -39,6 +39,8 @@ static void help(void)
            "warnings, named.\n"
            "\nOptions:\n"
            "  --percent          each cell as a percentage of the best row's\n"
+           "  --matrix           after the tables, each file's core-to-core matrix (CPU x\n"
+           "                     CPU) and NUMA matrices (node x node)\n"
            "  --json             the same tables as one JSON document\n"
            "  --csv              the same tables as CSV:\n"
            "                     file,host,os,table,column,unit,value,mark,note\n"
@@ -60,6 +62,7 @@ struct see {
     int nfiles;
     struct lmb_sum_opts opts;
     bool percent;
+    bool matrix;                 /* --matrix: each file's matrices after the tables */
     bool colour;                 /* the text page goes to a terminal that wants colour */
     char (*labels)[LABEL_LEN];   /* each row's Host cell (labels_make); NULL: the hosts */
 };
@@ -112,11 +115,7 @@ static void column_free(struct column *k)
  * the communication latencies): its notes are said once, under the first. */
 static bool repeated(const struct lmb_sum_table *t, int c)
 {
-    for (const struct lmb_sum_table *u = lmb_sum_tables; u < t; u++)
-        for (int i = 0; i < u->ncols; i++)
-            if (u->cols[i].id == t->cols[c].id)
-                return true;
-    return false;
+    return lmb_sum_repeated(t, c);
 }
 
 /* Whether a table has any figure to show, or a blank cell to explain (Mhz
@@ -125,6 +124,10 @@ static bool table_has_data(const struct see *S, const struct lmb_sum_table *t)
 {
     if (strcmp(t->key, "basic") == 0)
         return true;
+    if (lmb_sum_dynamic(t)) {
+        int idx[LMB_SUM_MAX_COLS];
+        return lmb_sum_shown_cols(&S->opts, S->files, S->nfiles, t, idx) > 0;
+    }
     for (int c = 0; c < t->ncols; c++) {
         if (t->cols[c].kind != LMB_CELL_NUM)
             continue;
@@ -266,6 +269,8 @@ static void row_notes(const struct see *S, const struct lmb_sum_table *t, struct
             add(out, "  %s: %s%c: %s\n", host, t->cols[c].label, x->mark, x->subst);
             counts[1]++;
         }
+        if (x->info[0] && !isnan(x->value))
+            add(out, "  %s: %s: %s\n", host, t->cols[c].label, x->info);
     }
     /* Too noisy to trust: one line. */
     for (int c = 0; c < t->ncols; c++) {
@@ -561,15 +566,21 @@ static size_t put_cell(char *line, size_t o, size_t len, int width, const char *
                                 LMB_SGR_OFF);
 }
 
-/* A number in a cell of the column's width, with its mark inside the width. */
+/* A number in a cell of the column's width, with its mark inside the width;
+ * a blank one shows word when there is one ("one node"). */
 static void num_cell(const struct see *S, const struct lmb_sum_table *t,
-                     const struct lmb_sum_col *col, double v, char mark, char *cell, size_t len)
+                     const struct lmb_sum_col *col, double v, char mark, const char *word,
+                     char *cell, size_t len)
 {
     int d = col->digits ? col->digits : col->width;
     size_t n;
 
     if (mark && d + 1 > col->width)
         d = col->width - 1;
+    if (isnan(v) && word != NULL && word[0]) {
+        snprintf(cell, len, "%.*s", col->width, word);
+        return;
+    }
     if (S->percent && t->percent && v >= 10 && v < 1e5)
         snprintf(cell, len, "%.0f", v);   /* whole percents */
     else
@@ -582,13 +593,16 @@ static void num_cell(const struct see *S, const struct lmb_sum_table *t,
 }
 
 /* What the text and Markdown pages share. A table with data: its columns
- * (ok false when one could not be made: the rows are then left out) and its
- * title; false when the table has nothing to show. */
+ * (ok false when one could not be made: the rows are then left out), the
+ * indexes of those shown (idx, nidx: all of them but in a Modern table) and
+ * its title; false when the table has nothing to show. */
 static bool table_begin(const struct see *S, const struct lmb_sum_table *t,
-                        struct column *cols, bool *ok, char *title, size_t len)
+                        struct column *cols, bool *ok, char *title, size_t len, int *idx,
+                        int *nidx)
 {
     if (!table_has_data(S, t))
         return false;
+    *nidx = lmb_sum_shown_cols(&S->opts, S->files, S->nfiles, t, idx);
     *ok = true;
     for (int c = 0; c < t->ncols; c++)
         if (column_of(S, t, c, &cols[c]) != 0)
@@ -620,6 +634,10 @@ static void page_warnings(const struct see *S, int (*counts)[4], bool marks, str
             "case or copy); each is said under its table\n", LMB_SUM_MARK_DOUBT, LMB_SUM_MARK_SUBST);
 }
 
+static void print_matrices(const struct see *S, FILE *out, bool md);
+static void md_text(FILE *out, const char *s);
+static void md_items(FILE *out, const char *text, bool cont);
+
 static void print_text(const struct see *S, FILE *out)
 {
     int counts[S->nfiles > 0 ? S->nfiles : 1][4];
@@ -635,21 +653,32 @@ static void print_text(const struct see *S, FILE *out)
         const struct lmb_sum_table *t = &lmb_sum_tables[ti];
         struct column cols[LMB_SUM_MAX_COLS];
         struct text notes = { 0 };
-        char title[200];
+        char title[200], head[3][512], dashes[512];
+        int idx[LMB_SUM_MAX_COLS], nidx, nhead = 0, rule = t->rule;
         bool ok;
 
-        if (!table_begin(S, t, cols, &ok, title, sizeof title))
+        if (!table_begin(S, t, cols, &ok, title, sizeof title, idx, &nidx))
             continue;
+        if (lmb_sum_dynamic(t)) {
+            nhead = lmb_sum_dynamic_head(t, idx, nidx, head, dashes, sizeof dashes);
+            rule = (int)strlen(dashes);
+        }
         fputc('\n', out);
         fprintf(out, "%s%s%s\n", sgr(S, LMB_SGR_BOLD), title, sgr(S, LMB_SGR_OFF));
         if (t->title2)
             fprintf(out, "%s\n", t->title2);
-        for (int i = 0; i < t->rule; i++)
+        for (int i = 0; i < rule; i++)
             fputc('-', out);
         fputc('\n', out);
-        for (int i = 0; i < 3 && t->head[i]; i++)
-            fprintf(out, "%s\n", t->head[i]);
-        fprintf(out, "%s\n", t->dashes);
+        if (lmb_sum_dynamic(t)) {
+            for (int i = 0; i < nhead; i++)
+                fprintf(out, "%s\n", head[i]);
+            fprintf(out, "%s\n", dashes);
+        } else {
+            for (int i = 0; i < 3 && t->head[i]; i++)
+                fprintf(out, "%s\n", t->head[i]);
+            fprintf(out, "%s\n", t->dashes);
+        }
         for (int r = 0; r < S->nfiles && ok; r++) {
             const struct lmb_rs_file *f = &S->files[r];
             char line[1024], os[160], cell[96], text[200], host[300];
@@ -657,7 +686,8 @@ static void print_text(const struct see *S, FILE *out)
             lmb_sum_os(f, os, sizeof os);
             host_cell(S, r, host, sizeof host);
             o = (size_t)snprintf(line, sizeof line, "%-9.9s %-13.13s", host, os);
-            for (int c = 0; c < t->ncols && o < sizeof line; c++) {
+            for (int k = 0; k < nidx && o < sizeof line; k++) {
+                int c = idx[k];
                 const struct lmb_sum_col *col = &t->cols[c];
                 const struct lmb_sum_cellx *x = &cols[c].x[r];
                 switch (col->kind) {
@@ -683,7 +713,7 @@ static void print_text(const struct see *S, FILE *out)
                     break;
                 case LMB_CELL_NUM:
                     num_cell(S, t, col, cols[c].shown[r], isnan(cols[c].shown[r]) ? 0 : x->mark,
-                             cell, sizeof cell);
+                             x->word, cell, sizeof cell);
                     if (x->mark && !isnan(cols[c].shown[r]) && !repeated(t, c))
                         marks = true;
                     o = put_cell(line, o, sizeof line, col->width, cell,
@@ -708,11 +738,148 @@ static void print_text(const struct see *S, FILE *out)
         for (int c = 0; c < t->ncols; c++)
             column_free(&cols[c]);
     }
+    if (S->matrix)
+        print_matrices(S, out, false);
     page_warnings(S, counts, marks, &warn);
     if (warn.len)
         fprintf(out, "\n%sWarnings%s\n--------\n%s", sgr(S, LMB_SGR_BOLD), sgr(S, LMB_SGR_OFF),
                 warn.s);
     free(warn.s);
+}
+
+/* --- matrices (--matrix) ------------------------------------------------------------ */
+
+#define MATRIX_CELL 7
+
+/* A matrix cell: the figure (5 wide) and the relation's letter; "-" on the
+ * diagonal of a core-to-core matrix, "x" unmeasured, "" none. */
+static void matrix_cell(const struct lmb_sum_matrix *m, int i, int j, char *cell, size_t len)
+{
+    size_t at = (size_t)i * (size_t)m->n + (size_t)j;
+    char num[16];
+
+    if (i == j && m->axis[0] == 'C') {
+        snprintf(cell, len, "-");
+    } else if (!isnan(m->v[at])) {
+        lmb_sum_format(m->v[at], MATRIX_CELL - 2, num, sizeof num);
+        snprintf(cell, len, "%s%c", num, m->rel[at] ? m->rel[at] : ' ');
+    } else if (m->why[at] != NULL) {
+        snprintf(cell, len, "x%s", m->rel[at] ? " " : "");
+    } else {
+        cell[0] = '\0';
+    }
+}
+
+/* The lines under a matrix: what its letters mean, and its unmeasured
+ * cells grouped by reason (at most 8 named per reason). */
+static void matrix_legend(const struct lmb_sum_matrix *m, struct text *out)
+{
+    bool rel = false, *done;
+    size_t nn = (size_t)m->n * (size_t)m->n;
+
+    for (size_t i = 0; i < nn; i++)
+        rel |= m->rel[i] != 0;
+    if (rel)
+        add(out, "  s: SMT siblings, c: cores of one socket, S: two sockets, u: relation unknown\n");
+    if (m->unmeasured == 0)
+        return;
+    done = calloc(nn ? nn : 1, sizeof *done);
+    if (done == NULL)
+        return;
+    for (size_t a = 0; a < nn; a++) {
+        int named = 0, more = 0;
+        if (done[a] || m->why[a] == NULL)
+            continue;
+        add(out, "  x unmeasured:");
+        for (size_t b = a; b < nn; b++) {
+            int i = (int)(b / (size_t)m->n), j = (int)(b % (size_t)m->n);
+            if (done[b] || m->why[b] == NULL || strcmp(m->why[b], m->why[a]) != 0)
+                continue;
+            done[b] = true;
+            if (m->axis[0] == 'C' && i > j)
+                continue;   /* a pair once */
+            if (named++ < 8)
+                add(out, "%s %d-%d", named > 1 ? "," : "", m->ids[i], m->ids[j]);
+            else
+                more++;
+        }
+        if (more)
+            add(out, " and %d more", more);
+        add(out, ": %s\n", m->why[a]);
+    }
+    free(done);
+}
+
+/* Each file's matrices as text (or, with md, as Markdown tables). */
+static void print_matrices(const struct see *S, FILE *out, bool md)
+{
+    for (int r = 0; r < S->nfiles; r++) {
+        struct lmb_sum_matrix *m;
+        char host[300];
+        int nm = lmb_sum_matrices(&S->files[r], &m);
+        host_cell(S, r, host, sizeof host);
+        for (int k = 0; k < nm; k++) {
+            char title[800], cell[48];
+            struct text legend = { 0 };
+            snprintf(title, sizeof title, "%s in %s - %s is better: %s", m[k].title, m[k].unit,
+                     m[k].higher_better ? "bigger" : "smaller", host);
+            matrix_legend(&m[k], &legend);
+            if (md) {
+                fputs("\n## ", out);
+                md_text(out, title);
+                fprintf(out, "\n\n| %s |", m[k].axis);
+                for (int j = 0; j < m[k].n; j++)
+                    fprintf(out, " %d |", m[k].ids[j]);
+                fputs("\n|---:|", out);
+                for (int j = 0; j < m[k].n; j++)
+                    fputs("---:|", out);
+                fputc('\n', out);
+                for (int i = 0; i < m[k].n; i++) {
+                    fprintf(out, "| %d |", m[k].ids[i]);
+                    for (int j = 0; j < m[k].n; j++) {
+                        size_t n;
+                        matrix_cell(&m[k], i, j, cell, sizeof cell);
+                        for (n = strlen(cell); n > 0 && cell[n - 1] == ' '; n--)
+                            cell[n - 1] = '\0';
+                        fprintf(out, " %s |", cell);
+                    }
+                    fputc('\n', out);
+                }
+                if (legend.len) {
+                    fputc('\n', out);
+                    md_items(out, legend.s, false);
+                }
+            } else {
+                size_t tl = strlen(title);
+                fprintf(out, "\n%s%s%s\n", sgr(S, LMB_SGR_BOLD), title, sgr(S, LMB_SGR_OFF));
+                for (size_t i = 0; i < tl; i++)
+                    fputc('-', out);
+                fprintf(out, "\n%5s", m[k].axis);
+                for (int j = 0; j < m[k].n; j++)
+                    fprintf(out, " %*d", MATRIX_CELL - 1, m[k].ids[j]);
+                fputc('\n', out);
+                for (int i = 0; i < m[k].n; i++) {
+                    char line[8192];
+                    size_t o = (size_t)snprintf(line, sizeof line, "%5d", m[k].ids[i]);
+                    for (int j = 0; j < m[k].n && o < sizeof line; j++) {
+                        matrix_cell(&m[k], i, j, cell, sizeof cell);
+                        /* The letter after the number, numbers aligned. */
+                        o += (size_t)snprintf(line + o, sizeof line - o, " %*s", MATRIX_CELL,
+                                              cell);
+                    }
+                    if (o >= sizeof line)
+                        o = sizeof line - 1;
+                    while (o > 0 && line[o - 1] == ' ')
+                        line[--o] = '\0';
+                    fprintf(out, "%s\n", line);
+                }
+                if (legend.len)
+                    fprintf(out, "\n%s", legend.s);
+            }
+            free(legend.s);
+        }
+        lmb_sum_matrices_free(m, nm > 0 ? nm : 0);
+    }
 }
 
 /* --- Markdown ------------------------------------------------------------------------ */
@@ -810,9 +977,10 @@ static void print_markdown(const struct see *S, FILE *out)
         struct column cols[LMB_SUM_MAX_COLS];
         struct text notes = { 0 };
         char title[200];
+        int idx[LMB_SUM_MAX_COLS], nidx;
         bool ok;
 
-        if (!table_begin(S, t, cols, &ok, title, sizeof title))
+        if (!table_begin(S, t, cols, &ok, title, sizeof title, idx, &nidx))
             continue;
         fputs("\n## ", out);
         md_text(out, title);
@@ -822,15 +990,15 @@ static void print_markdown(const struct see *S, FILE *out)
             fputs("\n\n", out);
         }
         fputs("| Host | OS |", out);
-        for (int c = 0; c < t->ncols; c++) {
+        for (int k = 0; k < nidx; k++) {
             fputc(' ', out);
-            lmb_md_cell(out, t->cols[c].label);
+            lmb_md_cell(out, t->cols[idx[k]].label);
             fputs(" |", out);
         }
         fputs("\n|---|---|", out);
-        for (int c = 0; c < t->ncols; c++)
-            fputs(t->cols[c].kind == LMB_CELL_NUM || t->cols[c].kind == LMB_CELL_INT ? "---:|"
-                                                                                    : "---|",
+        for (int k = 0; k < nidx; k++)
+            fputs(t->cols[idx[k]].kind == LMB_CELL_NUM || t->cols[idx[k]].kind == LMB_CELL_INT
+                      ? "---:|" : "---|",
                   out);
         fputc('\n', out);
         for (int r = 0; r < S->nfiles && ok; r++) {
@@ -843,7 +1011,8 @@ static void print_markdown(const struct see *S, FILE *out)
             fputs(" | ", out);
             lmb_md_cell(out, os);
             fputs(" |", out);
-            for (int c = 0; c < t->ncols; c++) {
+            for (int k = 0; k < nidx; k++) {
+                int c = idx[k];
                 const struct lmb_sum_col *col = &t->cols[c];
                 const struct lmb_sum_cellx *x = &cols[c].x[r];
                 cell[0] = '\0';
@@ -859,6 +1028,8 @@ static void print_markdown(const struct see *S, FILE *out)
                 case LMB_CELL_NUM:
                     md_num(cols[c].shown[r], isnan(cols[c].shown[r]) ? 0 : x->mark, cell,
                            sizeof cell);
+                    if (isnan(cols[c].shown[r]) && x->word[0])
+                        snprintf(cell, sizeof cell, "%s", x->word);
                     if (x->mark && !isnan(cols[c].shown[r]) && !repeated(t, c))
                         marks = true;
                     break;
@@ -880,6 +1051,8 @@ static void print_markdown(const struct see *S, FILE *out)
         for (int c = 0; c < t->ncols; c++)
             column_free(&cols[c]);
     }
+    if (S->matrix)
+        print_matrices(S, out, true);
     page_warnings(S, counts, marks, &warn);
     if (warn.len) {
         fputs("\n## Warnings\n\n", out);
@@ -921,7 +1094,9 @@ static void cell_note(const struct lmb_sum_cellx *x, char *buf, size_t len)
             o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "; " : "", p);
     }
     if (x->disturbed && !isnan(x->value) && o < len)
-        snprintf(buf + o, len - o, "%sdisturbed step", o ? "; " : "");
+        o += (size_t)snprintf(buf + o, len - o, "%sdisturbed step", o ? "; " : "");
+    if (x->info[0] && !isnan(x->value) && o < len)
+        snprintf(buf + o, len - o, "%s%s", o ? "; " : "", x->info);
 }
 
 static void csv_row(FILE *out, const struct lmb_rs_file *f, const char *table, const char *col,
@@ -974,7 +1149,10 @@ static void print_csv(const struct see *S, FILE *out)
     }
     for (size_t ti = 0; ti < lmb_sum_ntables; ti++) {
         const struct lmb_sum_table *t = &lmb_sum_tables[ti];
-        for (int c = 0; c < t->ncols; c++) {
+        int idx[LMB_SUM_MAX_COLS], nidx = lmb_sum_shown_cols(&S->opts, S->files, S->nfiles, t,
+                                                             idx);
+        for (int ci = 0; ci < nidx; ci++) {
+            int c = idx[ci];
             const struct lmb_sum_col *col = &t->cols[c];
             struct column k;
             if (column_of(S, t, c, &k) != 0)
@@ -1092,10 +1270,18 @@ static int print_json(const struct see *S, FILE *out)
     json_object_set_new(doc, "files", files);
     for (size_t ti = 0; ti < lmb_sum_ntables; ti++) {
         const struct lmb_sum_table *t = &lmb_sum_tables[ti];
-        json_t *jt = json_object(), *cols = json_array(), *rows = json_array();
+        json_t *jt, *cols, *rows;
         struct column k[LMB_SUM_MAX_COLS];
         char title[200];
         bool ok = true;
+        int idx[LMB_SUM_MAX_COLS], nidx = lmb_sum_shown_cols(&S->opts, S->files, S->nfiles, t,
+                                                             idx);
+        /* A Modern table with nothing to show is left out. */
+        if (nidx == 0)
+            continue;
+        jt = json_object();
+        cols = json_array();
+        rows = json_array();
         json_object_set_new(jt, "key", json_string(t->key));
         lmb_sum_title(t, S->percent, title, sizeof title);
         json_object_set_new(jt, "title", json_string(title));
@@ -1103,7 +1289,9 @@ static int print_json(const struct see *S, FILE *out)
         json_object_set_new(jt, "better", t->unit[0] ? json_string(t->higher_better ? "higher"
                                                                                      : "lower")
                                                      : json_null());
-        for (int c = 0; c < t->ncols; c++) {
+        memset(k, 0, sizeof k);
+        for (int ci = 0; ci < nidx; ci++) {
+            int c = idx[ci];
             json_array_append_new(cols, json_pack("{ssss}", "key", t->cols[c].key, "label",
                                                   t->cols[c].label));
             if (column_of(S, t, c, &k[c]) != 0)
@@ -1113,7 +1301,8 @@ static int print_json(const struct see *S, FILE *out)
             json_t *row = json_object(), *cells = json_object(), *marks = json_object(),
                    *notes = json_array(), *spread = json_object();
             json_object_set_new(row, "file", json_integer(r));
-            for (int c = 0; c < t->ncols; c++) {
+            for (int ci = 0; ci < nidx; ci++) {
+                int c = idx[ci];
                 const struct lmb_sum_col *col = &t->cols[c];
                 const struct lmb_sum_cellx *x = &k[c].x[r];
                 char text[200];
@@ -1138,6 +1327,8 @@ static int print_json(const struct see *S, FILE *out)
                     json_note(notes, col->key, "blank", x->blank);
                 if (!isnan(x->value) && x->disturbed)
                     json_note(notes, col->key, "disturbed", "measured in a disturbed step");
+                if (!isnan(x->value) && x->info[0])
+                    json_note(notes, col->key, "info", x->info);
                 if (!isnan(x->value) && x->spread > LMB_SUM_SPREAD_NOTE) {
                     char sp[96];
                     snprintf(sp, sizeof sp, "spread %.0f%%%s%s", x->spread,
@@ -1152,8 +1343,8 @@ static int print_json(const struct see *S, FILE *out)
             json_object_set_new(row, "notes", notes);
             json_array_append_new(rows, row);
         }
-        for (int c = 0; c < t->ncols; c++)
-            column_free(&k[c]);
+        for (int ci = 0; ci < nidx; ci++)
+            column_free(&k[idx[ci]]);
         json_object_set_new(jt, "columns", cols);
         json_object_set_new(jt, "rows", rows);
         json_array_append_new(tables, jt);
@@ -1186,6 +1377,8 @@ int lmb_suite_see(int argc, char **argv)
         }
         if (strcmp(a, "--percent") == 0) {
             S.percent = true;
+        } else if (strcmp(a, "--matrix") == 0) {
+            S.matrix = true;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (strcmp(a, "--csv") == 0) {

@@ -31,6 +31,13 @@ enum col_id {
     C_BW_PIPE = 500, C_BW_UNIX, C_BW_TCP, C_BW_FILE, C_BW_MMAP, C_BW_BCOPY, C_BW_FCP,
     C_BW_FRD, C_BW_FWR,
     C_ML_MHZ = 600, C_ML_L1, C_ML_L2, C_ML_L3, C_ML_MAIN, C_ML_RAND, C_ML_GUESS,
+    /* the Modern tables */
+    C_C2C_PAIRS = 700, C_C2C_MIN, C_C2C_MIN_REL, C_C2C_MED, C_C2C_MAX, C_C2C_MAX_REL,
+    C_LD_IDLE = 720, C_LD_LAT, C_NUMA_LAT_LOCAL, C_NUMA_LAT_REMOTE, C_HP_4K, C_HP_HUGE,
+    C_LD_BW = 740, C_NUMA_BW_LOCAL, C_NUMA_BW_REMOTE,
+    C_FUTEX_T = 760, C_FUTEX_P, C_EVFD_T, C_EVFD_P, C_EPOLL, C_PT_CREATE, C_PT_MUTEX,
+    C_PT_COND, C_URING_NOP, C_URING_READ,
+    C_VFORK = 780, C_SPAWN, C_MPROTECT, C_MADVISE,
 };
 
 enum { OP_BIT, OP_ADD, OP_MUL, OP_DIV, OP_MOD, OP_BOGO };
@@ -184,6 +191,52 @@ const struct lmb_sum_table lmb_sum_tables[] = {
         { "main_mem", "Main mem", 10, 6, LMB_CELL_NUM, C_ML_MAIN },
         { "rand_mem", "Rand mem", 10, 6, LMB_CELL_NUM, C_ML_RAND },
         { "guesses", "Guesses", 0, 0, LMB_CELL_TEXT, C_ML_GUESS } }, 7 },
+    /* The Modern tables (lmbench 3 has none of these figures): left out when no
+     * file has one, with only the columns some file has. */
+    { "modern_c2c", "Modern: core-to-core round trip in nanoseconds - smaller is better",
+      "    (a cache line there and back between two CPUs, over the pairs measured)", "ns",
+      false, true, 0, { NULL }, NULL,
+      { { "pairs", "pairs", 5, 0, LMB_CELL_INT, C_C2C_PAIRS },
+        { "min", "c2c min", 6, 0, LMB_CELL_NUM, C_C2C_MIN },
+        { "min_relation", "min pair", 6, 0, LMB_CELL_DESC, C_C2C_MIN_REL },
+        { "median", "c2c median", 6, 0, LMB_CELL_NUM, C_C2C_MED },
+        { "max", "c2c max", 6, 0, LMB_CELL_NUM, C_C2C_MAX },
+        { "max_relation", "max pair", 6, 0, LMB_CELL_DESC, C_C2C_MAX_REL } }, 6 },
+    { "modern_memory", "Modern: memory latencies in nanoseconds - smaller is better",
+      "    (under load, across NUMA nodes, and by page size)", "ns", false, true, 0, { NULL },
+      NULL,
+      { { "idle", "idle latency", 7, 6, LMB_CELL_NUM, C_LD_IDLE },
+        { "loaded", "loaded latency", 7, 6, LMB_CELL_NUM, C_LD_LAT },
+        { "numa_local", "NUMA local", 6, 0, LMB_CELL_NUM, C_NUMA_LAT_LOCAL },
+        { "numa_remote", "NUMA remote", 8, 6, LMB_CELL_NUM, C_NUMA_LAT_REMOTE },
+        { "pages_4k", "4K pages", 6, 0, LMB_CELL_NUM, C_HP_4K },
+        { "pages_huge", "huge pages", 6, 0, LMB_CELL_NUM, C_HP_HUGE } }, 6 },
+    { "modern_bandwidth", "Modern: memory bandwidths in MB/s - bigger is better", NULL, "MB/s",
+      true, true, 0, { NULL }, NULL,
+      { { "loaded", "loaded bandwidth", 9, 0, LMB_CELL_NUM, C_LD_BW },
+        { "numa_local", "NUMA local", 7, 0, LMB_CELL_NUM, C_NUMA_BW_LOCAL },
+        { "numa_remote", "NUMA remote", 8, 0, LMB_CELL_NUM, C_NUMA_BW_REMOTE } }, 3 },
+    { "modern_threads", "Modern: threads and events - times in microseconds - smaller is better",
+      NULL, "us", false, true, 0, { NULL }, NULL,
+      { { "futex_thread", "futex thread", 6, 5, LMB_CELL_NUM, C_FUTEX_T },
+        { "futex_process", "futex process", 7, 5, LMB_CELL_NUM, C_FUTEX_P },
+        { "eventfd_thread", "eventfd thread", 7, 5, LMB_CELL_NUM, C_EVFD_T },
+        { "eventfd_process", "eventfd process", 7, 5, LMB_CELL_NUM, C_EVFD_P },
+        { "epoll", "epoll wait", 5, 0, LMB_CELL_NUM, C_EPOLL },
+        { "pthread_create", "thread create", 6, 5, LMB_CELL_NUM, C_PT_CREATE },
+        { "pthread_mutex", "mutex hand-off", 8, 5, LMB_CELL_NUM, C_PT_MUTEX },
+        { "pthread_cond", "cond var", 5, 0, LMB_CELL_NUM, C_PT_COND },
+        { "io_uring_nop", "uring nop", 5, 0, LMB_CELL_NUM, C_URING_NOP },
+        { "io_uring_read", "uring read", 5, 0, LMB_CELL_NUM, C_URING_READ } }, 10 },
+    { "modern_processes",
+      "Modern: processes and memory protection - times in microseconds - smaller is better",
+      NULL, "us", false, true, 0, { NULL }, NULL,
+      { { "fork", "fork proc", 5, 0, LMB_CELL_NUM, C_FORK },
+        { "vfork", "vfork proc", 5, 0, LMB_CELL_NUM, C_VFORK },
+        { "exec", "exec proc", 5, 0, LMB_CELL_NUM, C_EXEC },
+        { "spawn", "spawn proc", 5, 0, LMB_CELL_NUM, C_SPAWN },
+        { "mprotect", "mprotect per page", 8, 5, LMB_CELL_NUM, C_MPROTECT },
+        { "madvise", "madvise per page", 8, 5, LMB_CELL_NUM, C_MADVISE } }, 6 },
 };
 
 const size_t lmb_sum_ntables = sizeof lmb_sum_tables / sizeof lmb_sum_tables[0];
@@ -268,9 +321,10 @@ static void keep(const struct lmb_rs_record **slot, const struct lmb_rs_record *
  * The last of equals wins (a later measurement of the same thing). The tables
  * are lmbench 3's: a figure that is not its quantity (compat other than
  * "same") never fills one of their cells. */
-static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
-                                        const char *b, const char *c, const struct want *w,
-                                        size_t nw, const char *maxkey, struct pick *p)
+static const struct lmb_rs_record *find_c(const struct lmb_sum_opts *o,
+                                          const struct lmb_rs_file *f, const char *b,
+                                          const char *c, const struct want *w, size_t nw,
+                                          const char *maxkey, struct pick *p, bool any_compat)
 {
     struct pick local;
 
@@ -291,7 +345,7 @@ static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const stru
                 keep(&p->other, r, maxkey);
             continue;
         }
-        if (r->compat != NULL) {
+        if (r->compat != NULL && !any_compat) {
             if (good)
                 keep(&p->alien, r, maxkey);
             continue;
@@ -300,6 +354,13 @@ static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const stru
         keep(good ? &p->rec : &p->miss, r, maxkey);
     }
     return p->rec;
+}
+
+static const struct lmb_rs_record *find(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                                        const char *b, const char *c, const struct want *w,
+                                        size_t nw, const char *maxkey, struct pick *p)
+{
+    return find_c(o, f, b, c, w, nw, maxkey, p, false);
 }
 
 #define W(k, v) { k, v, NULL }
@@ -499,6 +560,503 @@ void lmb_sum_platform(const struct lmb_rs_file *f, char *out, size_t len)
         out[n] = (char)tolower((unsigned char)out[n]);
 }
 
+/* --- the Modern tables ------------------------------------------------------------ */
+
+/* The Modern tables are ours, not lmbench 3's: their figures are records of
+ * any compat ("new: " for a benchmark lmbench 3 lacks), one benchmark and case
+ * a cell. */
+static bool usable(const struct lmb_rs_record *r)
+{
+    return r->status == LMB_RS_OK && r->has_value && isfinite(r->value);
+}
+
+static void modern_simple(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                          const char *b, const char *c, struct lmb_sum_cellx *x)
+{
+    struct pick p;
+    find_c(o, f, b, c, NULL, 0, NULL, &p, true);
+    take(x, &p, NULL);
+}
+
+static bool has_bench(const struct lmb_rs_file *f, const char *b)
+{
+    for (size_t i = 0; i < f->nrecs; i++)
+        if (lmb_rs_is(&f->recs[i], b, "*"))
+            return true;
+    return false;
+}
+
+static int cmp_rec_value(const void *a, const void *b)
+{
+    const struct lmb_rs_record *x = *(const struct lmb_rs_record *const *)a;
+    const struct lmb_rs_record *y = *(const struct lmb_rs_record *const *)b;
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+/* The ok records of benchmark b, case c, sorted by value (malloc'd, *n of
+ * them; NULL when none), and the first record that is not ok in *miss and
+ * their count in *nmiss. keyfn, when given, keeps only the records it
+ * accepts. */
+static const struct lmb_rs_record **gather(const struct lmb_rs_file *f, const char *b,
+                                           const char *c,
+                                           bool (*keyfn)(const struct lmb_rs_record *, const void *),
+                                           const void *arg, size_t *n,
+                                           const struct lmb_rs_record **miss, size_t *nmiss)
+{
+    const struct lmb_rs_record **v = malloc((f->nrecs ? f->nrecs : 1) * sizeof *v);
+
+    *n = 0;
+    *miss = NULL;
+    *nmiss = 0;
+    if (v == NULL)
+        return NULL;
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const struct lmb_rs_record *r = &f->recs[i];
+        if (!lmb_rs_is(r, b, c) || (keyfn != NULL && !keyfn(r, arg)))
+            continue;
+        if (usable(r)) {
+            v[(*n)++] = r;
+        } else {
+            if (*miss == NULL)
+                *miss = r;
+            (*nmiss)++;
+        }
+    }
+    if (*n == 0) {
+        free(v);
+        return NULL;
+    }
+    qsort(v, *n, sizeof *v, cmp_rec_value);
+    return v;
+}
+
+/* The case of lat_c2c a file's cells show: the compare-and-swap ping-pong
+ * when the file has it, else the load/store one. */
+static const char *c2c_case(const struct lmb_rs_file *f)
+{
+    for (size_t i = 0; i < f->nrecs; i++)
+        if (lmb_rs_is(&f->recs[i], "lat_c2c", "cas"))
+            return "cas";
+    return "store";
+}
+
+/* The record of the fastest (max false) or slowest pair of lat_c2c, NULL none. */
+static const struct lmb_rs_record *c2c_end(const struct lmb_rs_file *f, bool max, size_t *pairs)
+{
+    const struct lmb_rs_record *miss, *r = NULL;
+    size_t n, nmiss;
+    const struct lmb_rs_record **v = gather(f, "lat_c2c", c2c_case(f), NULL, NULL, &n, &miss,
+                                            &nmiss);
+    if (v != NULL)
+        r = v[max ? n - 1 : 0];
+    if (pairs != NULL)
+        *pairs = n;
+    free(v);
+    return r;
+}
+
+static void c2c_cell(const struct lmb_rs_file *f, int id, struct lmb_sum_cellx *x)
+{
+    const char *c = c2c_case(f);
+    const struct lmb_rs_record *miss, **v;
+    size_t n, nmiss;
+    char st[200], also[300] = "";
+
+    if (!has_bench(f, "lat_c2c"))
+        return;
+    v = gather(f, "lat_c2c", c, NULL, NULL, &n, &miss, &nmiss);
+    if (miss != NULL) {
+        status_text(miss, st, sizeof st);
+        snprintf(also, sizeof also, "%zu pair%s unmeasured (%s%s)", nmiss, nmiss > 1 ? "s" : "",
+                 nmiss > 1 ? "the first: " : "", st);
+    }
+    if (v == NULL) {
+        if (miss != NULL)
+            say(x->blank, sizeof x->blank, "%s", also);
+        return;
+    }
+    if (id == C_C2C_PAIRS) {
+        x->value = (double)n;
+    } else if (id == C_C2C_MIN || id == C_C2C_MAX) {
+        const struct lmb_rs_record *r = v[id == C_C2C_MIN ? 0 : n - 1];
+        const char *rel = lmb_rs_pstr(r, "relation");
+        x->rec = r;
+        x->value = r->value;
+        say(x->info, sizeof x->info, "CPUs %.0f and %.0f (%s), the %s of %zu pair%s", 
+            lmb_rs_pnum(r, "cpu_a"), lmb_rs_pnum(r, "cpu_b"), rel ? rel : "relation unknown",
+            id == C_C2C_MIN ? "fastest" : "slowest", n, n > 1 ? "s" : "");
+    } else {
+        x->value = n % 2 ? v[n / 2]->value : (v[n / 2 - 1]->value + v[n / 2]->value) / 2;
+        x->rec = n % 2 ? v[n / 2] : NULL;
+        if (strcmp(c, "store") == 0)
+            say(x->info, sizeof x->info, "the load/store ping-pong (the file has no cas records)");
+        if (also[0])
+            say(x->info, sizeof x->info, "the median of %zu pairs; %s", n, also);
+    }
+    free(v);
+}
+
+/* lat_loaded: the load kind shown (reads where the file has them). */
+static const char *loaded_kind(const struct lmb_rs_file *f)
+{
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const char *l = lmb_rs_pstr(&f->recs[i], "load");
+        if (lmb_rs_is(&f->recs[i], "lat_loaded", "*") && l != NULL && strcmp(l, "rd") == 0)
+            return "rd";
+    }
+    return "wr";
+}
+
+struct point_want {
+    const char *load;
+    double point;       /* NAN: any point but 0 */
+};
+
+static bool point_is(const struct lmb_rs_record *r, const void *arg)
+{
+    const struct point_want *w = arg;
+    const char *l = lmb_rs_pstr(r, "load");
+    double p = lmb_rs_pnum(r, "point");
+
+    return l != NULL && strcmp(l, w->load) == 0 && (isnan(w->point) ? p > 0 : p == w->point);
+}
+
+static void loaded_info(const struct lmb_rs_record *r, const struct lmb_rs_record *bw,
+                        char *buf, size_t len)
+{
+    const char *rate = lmb_rs_pstr(r, "rate");
+    const struct lmb_rs_param *rp = lmb_rs_param(r, "rate");
+    char rt[48];
+
+    if (rate != NULL)
+        snprintf(rt, sizeof rt, "%s%s", rate, strcmp(rate, "max") == 0 ? "" : " MB/s each");
+    else if (rp != NULL)
+        snprintf(rt, sizeof rt, "%g MB/s each", rp->num);
+    else
+        snprintf(rt, sizeof rt, "?");
+    say(buf, len, "point %.0f: %.0f %s loader%s, rate %s, %.0f MB/s delivered",
+        lmb_rs_pnum(r, "point"), lmb_rs_pnum(r, "loaders"), lmb_rs_pstr(r, "load"),
+        lmb_rs_pnum(r, "loaders") == 1 ? "" : "s", rt, bw ? bw->value : NAN);
+}
+
+static void loaded_cell(const struct lmb_rs_file *f, int id, struct lmb_sum_cellx *x)
+{
+    struct point_want w = { loaded_kind(f), id == C_LD_IDLE ? 0 : NAN };
+    const struct lmb_rs_record **bw, **lat, *miss, *bmiss;
+    size_t nb, nl, nmiss, nbmiss;
+    char st[200];
+
+    if (!has_bench(f, "lat_loaded"))
+        return;
+    lat = gather(f, "lat_loaded", "latency", point_is, &w, &nl, &miss, &nmiss);
+    if (id == C_LD_IDLE) {
+        if (lat != NULL) {
+            x->rec = lat[nl - 1];
+            x->value = x->rec->value;
+        } else if (miss != NULL) {
+            status_text(miss, st, sizeof st);
+            say(x->blank, sizeof x->blank, "no load, %s: %s", w.load, st);
+        }
+        free(lat);
+        return;
+    }
+    bw = gather(f, "lat_loaded", "bandwidth", point_is, &w, &nb, &bmiss, &nbmiss);
+    if (bw == NULL) {
+        if (bmiss != NULL || miss != NULL) {
+            status_text(bmiss ? bmiss : miss, st, sizeof st);
+            say(x->blank, sizeof x->blank, "no loaded point measured (%s): %s", w.load, st);
+        }
+    } else {
+        const struct lmb_rs_record *top = bw[nb - 1], *l = NULL;
+        for (size_t i = 0; i < nl; i++)
+            if (lmb_rs_pnum(lat[i], "point") == lmb_rs_pnum(top, "point"))
+                l = lat[i];
+        if (id == C_LD_BW) {
+            x->rec = top;
+            x->value = top->value;
+            loaded_info(top, top, x->info, sizeof x->info);
+        } else if (l != NULL) {
+            x->rec = l;
+            x->value = l->value;
+            loaded_info(l, top, x->info, sizeof x->info);
+        } else {
+            say(x->blank, sizeof x->blank, "the latency at point %.0f (the highest bandwidth) "
+                "was not measured", lmb_rs_pnum(top, "point"));
+        }
+    }
+    free(bw);
+    free(lat);
+}
+
+struct numa_want {
+    bool local;
+};
+
+static bool numa_is(const struct lmb_rs_record *r, const void *arg)
+{
+    const struct numa_want *w = arg;
+    double a = lmb_rs_pnum(r, "cpu_node"), b = lmb_rs_pnum(r, "mem_node");
+    return !isnan(a) && !isnan(b) && (a == b) == w->local;
+}
+
+/* Whether the file's machine has one NUMA node: its context says so, or its
+ * NUMA records name one node only. */
+static bool one_node(const struct lmb_rs_file *f, const char *b)
+{
+    const char *nn = lmb_rs_context(f, "numa_nodes");
+    double first = NAN;
+
+    if (nn != NULL && strcmp(nn, "1") == 0)
+        return true;
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const struct lmb_rs_record *r = &f->recs[i];
+        double a = lmb_rs_pnum(r, "cpu_node"), m = lmb_rs_pnum(r, "mem_node");
+        if (!lmb_rs_is(r, b, "*") || isnan(a) || isnan(m))
+            continue;
+        if (isnan(first))
+            first = a;
+        if (a != first || m != first)
+            return false;
+    }
+    return !isnan(first);
+}
+
+/* NUMA cells: local, the median over the nodes of memory on the CPU's own
+ * node; remote, the worst pair of different nodes (the highest latency, the
+ * lowest bandwidth); "one node" where there is no remote memory. */
+static void numa_cell(const struct lmb_rs_file *f, const char *b, bool local, bool higher,
+                      struct lmb_sum_cellx *x)
+{
+    struct numa_want w = { local };
+    const struct lmb_rs_record **v, *miss;
+    size_t n, nmiss;
+    char st[200];
+
+    if (!has_bench(f, b))
+        return;
+    v = gather(f, b, "*", numa_is, &w, &n, &miss, &nmiss);
+    if (v == NULL) {
+        if (!local && one_node(f, b)) {
+            snprintf(x->word, sizeof x->word, "one node");
+            say(x->blank, sizeof x->blank, "one NUMA node: no remote memory to measure");
+        } else if (miss != NULL) {
+            status_text(miss, st, sizeof st);
+            say(x->blank, sizeof x->blank, "%s", st);
+        }
+        return;
+    }
+    if (local) {
+        x->value = n % 2 ? v[n / 2]->value : (v[n / 2 - 1]->value + v[n / 2]->value) / 2;
+        x->rec = n % 2 ? v[n / 2] : NULL;
+        if (n > 1)
+            say(x->info, sizeof x->info, "the median of %zu nodes", n);
+    } else {
+        const struct lmb_rs_record *r = v[higher ? 0 : n - 1];
+        x->rec = r;
+        x->value = r->value;
+        say(x->info, sizeof x->info, "CPU on node %.0f, memory on node %.0f: the worst of %zu "
+            "remote pair%s", lmb_rs_pnum(r, "cpu_node"), lmb_rs_pnum(r, "mem_node"), n,
+            n > 1 ? "s" : "");
+    }
+    if (miss != NULL) {
+        status_text(miss, st, sizeof st);
+        say(x->info, sizeof x->info, "%zu pair%s unmeasured (%s)", nmiss, nmiss > 1 ? "s" : "",
+            st);
+    }
+    free(v);
+}
+
+/* Huge pages: lat_mem_rd at the largest size measured with 4 KiB pages and
+ * with huge ones (thp, else 2m, else 1g), on the same curve (the random
+ * chase where both have it, else the stride curve at the largest stride both
+ * have). */
+static const char *const huge_kinds[] = { "thp", "2m", "1g" };
+
+static const struct lmb_rs_record *mem_at(const struct lmb_rs_file *f, const char *pages,
+                                          const char *c, double stride, double size)
+{
+    const struct lmb_rs_record *best = NULL;
+
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const struct lmb_rs_record *r = &f->recs[i];
+        const char *pg = lmb_rs_pstr(r, "pages");
+        if (!usable(r) || !lmb_rs_is(r, "lat_mem_rd", c) || pg == NULL || strcmp(pg, pages) != 0 ||
+            lmb_rs_pnum(r, "stride_bytes") != stride)
+            continue;
+        if (size > 0 ? lmb_rs_pnum(r, "size_bytes") == size
+                     : best == NULL || lmb_rs_pnum(r, "size_bytes") >= lmb_rs_pnum(best, "size_bytes"))
+            best = r;
+    }
+    return best;
+}
+
+/* The pair of records (4 KiB, huge) to compare; false when the file has no such pair. */
+static bool huge_pair(const struct lmb_rs_file *f, const struct lmb_rs_record **small,
+                      const struct lmb_rs_record **huge)
+{
+    static const char *const cases[] = { "random", "stride" };
+
+    for (size_t k = 0; k < 3; k++)
+        for (size_t c = 0; c < 2; c++) {
+            double stride = NAN, size = NAN;
+            /* The largest stride both have, then the largest size both have. */
+            for (size_t i = 0; i < f->nrecs; i++) {
+                const struct lmb_rs_record *r = &f->recs[i];
+                const char *pg = lmb_rs_pstr(r, "pages");
+                double s = lmb_rs_pnum(r, "stride_bytes");
+                if (!usable(r) || !lmb_rs_is(r, "lat_mem_rd", cases[c]) || pg == NULL ||
+                    strcmp(pg, "4k") != 0 || !(isnan(stride) || s > stride))
+                    continue;
+                if (mem_at(f, huge_kinds[k], cases[c], s, 0) != NULL)
+                    stride = s;
+            }
+            if (isnan(stride))
+                continue;
+            for (size_t i = 0; i < f->nrecs; i++) {
+                const struct lmb_rs_record *r = &f->recs[i];
+                const char *pg = lmb_rs_pstr(r, "pages");
+                double z = lmb_rs_pnum(r, "size_bytes");
+                if (usable(r) && lmb_rs_is(r, "lat_mem_rd", cases[c]) && pg != NULL &&
+                    strcmp(pg, "4k") == 0 && lmb_rs_pnum(r, "stride_bytes") == stride &&
+                    (isnan(size) || z > size) && mem_at(f, huge_kinds[k], cases[c], stride, z))
+                    size = z;
+            }
+            if (isnan(size))
+                continue;
+            *small = mem_at(f, "4k", cases[c], stride, size);
+            *huge = mem_at(f, huge_kinds[k], cases[c], stride, size);
+            return *small != NULL && *huge != NULL;
+        }
+    return false;
+}
+
+static void huge_cell(const struct lmb_rs_file *f, bool huge, struct lmb_sum_cellx *x)
+{
+    const struct lmb_rs_record *a = NULL, *b = NULL, *r, *miss = NULL;
+    bool small_seen = false, huge_seen = false;
+    char sz[32], st[200];
+
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const char *pg = lmb_rs_pstr(&f->recs[i], "pages");
+        if (!lmb_rs_is(&f->recs[i], "lat_mem_rd", "*") || pg == NULL)
+            continue;
+        if (strcmp(pg, "4k") == 0)
+            small_seen = true;
+        for (size_t k = 0; k < 3; k++)
+            if (strcmp(pg, huge_kinds[k]) == 0) {
+                huge_seen = true;
+                if (!usable(&f->recs[i]) && miss == NULL)
+                    miss = &f->recs[i];
+            }
+    }
+    if (!huge_pair(f, &a, &b)) {
+        /* One kind alone is nothing to compare: the huge-page cell says why. */
+        if (huge && miss != NULL && small_seen) {
+            status_text(miss, st, sizeof st);
+            say(x->blank, sizeof x->blank, "%s pages: %s", lmb_rs_pstr(miss, "pages"), st);
+        } else if (huge && small_seen) {
+            say(x->blank, sizeof x->blank, "%s", huge_seen ? "no huge-page point on a 4K curve's "
+                "sizes" : "no huge-page record (pages thp, 2m or 1g) beside the 4K one");
+        } else if (huge && huge_seen) {
+            say(x->blank, sizeof x->blank, "no 4K-page record (pages 4k) beside the huge-page one");
+        }
+        return;
+    }
+    r = huge ? b : a;
+    x->rec = r;
+    x->value = r->value;
+    lmb_sum_size_text(lmb_rs_pnum(r, "size_bytes"), sz, sizeof sz);
+    say(x->info, sizeof x->info, "pages %s: lat_mem_rd %s, stride %.0f, at %s",
+        lmb_rs_pstr(r, "pages"), r->case_name ? r->case_name : "", lmb_rs_pnum(r, "stride_bytes"),
+        sz);
+    if (huge) {
+        double pct = lmb_rs_pnum(r, "huge_percent");
+        if (!isnan(pct) && pct < 50)
+            say(x->subst, sizeof x->subst, "%s pages asked, %.0f%% of the buffer obtained in huge "
+                "pages", lmb_rs_pstr(r, "pages"), pct);
+        else if (!isnan(pct))
+            say(x->info, sizeof x->info, "%.0f%% in huge pages", pct);
+    }
+}
+
+/* epoll_wait among 100 descriptors (lat_select's slct figures), else the
+ * most the file measured, said so. */
+static void epoll_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
+                       struct lmb_sum_cellx *x)
+{
+    struct want w[] = { W("fds", 100) };
+    struct pick p;
+
+    if (find_c(o, f, "lat_epoll", NULL, w, 1, NULL, &p, true) != NULL || p.miss != NULL) {
+        take(x, &p, NULL);
+        return;
+    }
+    find_c(o, f, "lat_epoll", NULL, NULL, 0, "fds", &p, true);
+    take(x, &p, NULL);
+    if (p.rec != NULL)
+        say(x->subst, sizeof x->subst, "among %.0f descriptors, not 100 (none measured)",
+            lmb_rs_pnum(p.rec, "fds"));
+}
+
+/* mprotect, madvise per page at the most pages measured. */
+static void pages_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, const char *c,
+                       struct lmb_sum_cellx *x)
+{
+    struct pick p;
+    char st[200];
+
+    find_c(o, f, "lat_mprotect", c, NULL, 0, "pages", &p, true);
+    take(x, &p, NULL);
+    if (p.rec != NULL && p.top != NULL && lmb_rs_pnum(p.top, "pages") > lmb_rs_pnum(p.rec, "pages")) {
+        status_text(p.top, st, sizeof st);
+        say(x->subst, sizeof x->subst, "over %.0f pages, not the most, %.0f: %s",
+            lmb_rs_pnum(p.rec, "pages"), lmb_rs_pnum(p.top, "pages"), st);
+    }
+}
+
+/* The text of a Modern table's text cells (the relation of a pair). */
+static void modern_text(const struct lmb_rs_file *f, int id, char *text, size_t len)
+{
+    const struct lmb_rs_record *r = c2c_end(f, id == C_C2C_MAX_REL, NULL);
+    const char *rel = r ? lmb_rs_pstr(r, "relation") : NULL;
+
+    snprintf(text, len, "%s", rel ? rel : r ? "?" : "");
+}
+
+static bool modern_lookup(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int id,
+                          struct lmb_sum_cellx *x)
+{
+    switch (id) {
+    case C_C2C_PAIRS: case C_C2C_MIN: case C_C2C_MED: case C_C2C_MAX:
+        c2c_cell(f, id, x);
+        return true;
+    case C_LD_IDLE: case C_LD_LAT: case C_LD_BW:
+        loaded_cell(f, id, x);
+        return true;
+    case C_NUMA_LAT_LOCAL: numa_cell(f, "lat_numa", true, false, x); return true;
+    case C_NUMA_LAT_REMOTE: numa_cell(f, "lat_numa", false, false, x); return true;
+    case C_NUMA_BW_LOCAL: numa_cell(f, "bw_numa", true, true, x); return true;
+    case C_NUMA_BW_REMOTE: numa_cell(f, "bw_numa", false, true, x); return true;
+    case C_HP_4K: huge_cell(f, false, x); return true;
+    case C_HP_HUGE: huge_cell(f, true, x); return true;
+    case C_FUTEX_T: modern_simple(o, f, "lat_futex", "thread", x); return true;
+    case C_FUTEX_P: modern_simple(o, f, "lat_futex", "process", x); return true;
+    case C_EVFD_T: modern_simple(o, f, "lat_eventfd", "thread", x); return true;
+    case C_EVFD_P: modern_simple(o, f, "lat_eventfd", "process", x); return true;
+    case C_EPOLL: epoll_cell(o, f, x); return true;
+    case C_PT_CREATE: modern_simple(o, f, "lat_pthread", "create", x); return true;
+    case C_PT_MUTEX: modern_simple(o, f, "lat_pthread", "mutex", x); return true;
+    case C_PT_COND: modern_simple(o, f, "lat_pthread", "cond", x); return true;
+    case C_URING_NOP: modern_simple(o, f, "lat_io_uring", "nop", x); return true;
+    case C_URING_READ: modern_simple(o, f, "lat_io_uring", "read", x); return true;
+    case C_VFORK: modern_simple(o, f, "lat_proc", "vfork", x); return true;
+    case C_SPAWN: modern_simple(o, f, "lat_proc", "spawn", x); return true;
+    case C_MPROTECT: pages_cell(o, f, "mprotect", x); return true;
+    case C_MADVISE: pages_cell(o, f, "madvise", x); return true;
+    }
+    return false;
+}
+
 /* The cell's figure: value, record and what explains it, before judging. */
 static void lookup(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, int id,
                    struct lmb_sum_cellx *x)
@@ -513,6 +1071,8 @@ static void lookup(const struct lmb_sum_opts *o, const struct lmb_rs_file *f, in
         take(x, &p, NULL);
         return;
     }
+    if (modern_lookup(o, f, id, x))
+        return;
     if (id >= C_LAT_PIPE + C_REMOTE && id < C_FS_0C) {
         id -= C_REMOTE;
         remote = true;
@@ -866,6 +1426,8 @@ double lmb_sum_cell(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
             return NAN;
         if (c->id == C_DESC) {
             lmb_sum_platform(f, text, textlen);
+        } else if (c->id == C_C2C_MIN_REL || c->id == C_C2C_MAX_REL) {
+            modern_text(f, c->id, text, textlen);
         } else if (c->id == C_ML_GUESS) {
             struct lmb_memlat m;
             lmb_memlat_summarize(f, &m);
@@ -990,4 +1552,266 @@ void lmb_sum_format(double v, int width, char *out, size_t outlen)
     }
     fit(v, width - 1, num, sizeof num);
     snprintf(out, outlen, "%s%c", num, suffix[k]);
+}
+
+/* --- the Modern tables' columns and matrices --------------------------------------- */
+
+bool lmb_sum_dynamic(const struct lmb_sum_table *t)
+{
+    return t->dashes == NULL;
+}
+
+bool lmb_sum_repeated(const struct lmb_sum_table *t, int c)
+{
+    for (const struct lmb_sum_table *u = lmb_sum_tables; u < t; u++)
+        for (int i = 0; i < u->ncols; i++)
+            if (u->cols[i].id == t->cols[c].id)
+                return true;
+    return false;
+}
+
+/* Whether some file has something to show in column c: a figure (or text),
+ * or, unless figure_only, a blank cell to explain. */
+static bool col_has(const struct lmb_sum_opts *o, const struct lmb_rs_file *files, int nfiles,
+                    const struct lmb_sum_col *c, bool figure_only)
+{
+    for (int r = 0; r < nfiles; r++) {
+        struct lmb_sum_cellx x;
+        char text[200];
+        if (c->kind == LMB_CELL_DESC || c->kind == LMB_CELL_TEXT) {
+            lmb_sum_cell(o, &files[r], c, text, sizeof text);
+            if (text[0])
+                return true;
+            continue;
+        }
+        lmb_sum_cell_ex(o, &files[r], c, &x);
+        if (!isnan(x.value) || (!figure_only && (x.blank[0] || x.word[0])))
+            return true;
+    }
+    return false;
+}
+
+int lmb_sum_shown_cols(const struct lmb_sum_opts *o, const struct lmb_rs_file *files,
+                       int nfiles, const struct lmb_sum_table *t, int *idx)
+{
+    int n = 0, own = 0;
+
+    if (!lmb_sum_dynamic(t)) {
+        for (int c = 0; c < t->ncols; c++)
+            idx[n++] = c;
+        return n;
+    }
+    for (int c = 0; c < t->ncols; c++)
+        if (t->cols[c].kind == LMB_CELL_NUM && !lmb_sum_repeated(t, c) &&
+            col_has(o, files, nfiles, &t->cols[c], false))
+            own++;
+    if (own == 0)
+        return 0;
+    for (int c = 0; c < t->ncols; c++)
+        if (col_has(o, files, nfiles, &t->cols[c], lmb_sum_repeated(t, c) ||
+                                                    t->cols[c].kind != LMB_CELL_NUM))
+            idx[n++] = c;
+    return n;
+}
+
+int lmb_sum_dynamic_head(const struct lmb_sum_table *t, const int *idx, int n, char head[3][512],
+                         char *dashes, size_t len)
+{
+    int lines = 1;
+    size_t at[3];
+
+    for (int l = 0; l < 3; l++) {
+        at[l] = (size_t)snprintf(head[l], 512, "%s", l == 0 ? HOST_OS_HEAD : "");
+        if (l > 0)
+            at[l] = (size_t)snprintf(head[l], 512, "%23s", "");
+    }
+    snprintf(dashes, len, "%s", HOST_OS_DASH);
+    for (int k = 0; k < n; k++) {
+        const struct lmb_sum_col *c = &t->cols[idx[k]];
+        char words[3][64] = { "", "", "" };
+        const char *s = c->label;
+        int l = 0, w = c->width > 0 ? c->width : 8;
+        size_t o = strlen(dashes);
+        /* The label's words, as many on a line as the width holds. */
+        while (*s && l < 3) {
+            size_t wl = strcspn(s, " "), have = strlen(words[l]);
+            if (have > 0 && have + 1 + wl > (size_t)w) {
+                if (++l == 3)
+                    break;
+                have = 0;
+            }
+            snprintf(words[l] + have, sizeof words[l] - have, "%s%.*s", have ? " " : "", (int)wl,
+                     s);
+            s += wl;
+            while (*s == ' ')
+                s++;
+        }
+        if (l + 1 > lines)
+            lines = l + 1 > 3 ? 3 : l + 1;
+        for (int i = 0; i < 3; i++)
+            if (at[i] < 512)
+                at[i] += (size_t)snprintf(head[i] + at[i], 512 - at[i], " %-*.*s", w, w, words[i]);
+        if (o + 1 < len) {
+            dashes[o++] = ' ';
+            for (int i = 0; i < w && o + 1 < len; i++)
+                dashes[o++] = '-';
+            dashes[o] = '\0';
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        size_t e = strlen(head[i]);
+        while (e > 0 && head[i][e - 1] == ' ')
+            head[i][--e] = '\0';
+    }
+    return lines;
+}
+
+char lmb_sum_relation_letter(const char *relation)
+{
+    if (relation == NULL)
+        return 0;
+    if (strcmp(relation, "smt") == 0)
+        return 's';
+    if (strcmp(relation, "core") == 0)
+        return 'c';
+    if (strcmp(relation, "socket") == 0)
+        return 'S';
+    return 'u';
+}
+
+void lmb_sum_matrices_free(struct lmb_sum_matrix *m, int n)
+{
+    for (int i = 0; m != NULL && i < n; i++) {
+        free(m[i].ids);
+        free(m[i].v);
+        free(m[i].rel);
+        free(m[i].why);
+    }
+    free(m);
+}
+
+static int id_index(const int *ids, int n, int id)
+{
+    for (int i = 0; i < n; i++)
+        if (ids[i] == id)
+            return i;
+    return -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* One matrix of the records of benchmark b, case c (NULL: any), with row and
+ * column from the parameters ka and kb; symmetric fills both halves. Returns
+ * 0, 1 when there is no such record, -1 on a lack of memory. */
+static int matrix_of(const struct lmb_rs_file *f, const char *b, const char *c, const char *ka,
+                     const char *kb, bool symmetric, struct lmb_sum_matrix *m)
+{
+    int n = 0;
+
+    memset(m, 0, sizeof *m);
+    m->ids = malloc((2 * f->nrecs + 1) * sizeof *m->ids);
+    if (m->ids == NULL)
+        return -1;
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const struct lmb_rs_record *r = &f->recs[i];
+        double a = lmb_rs_pnum(r, ka), z = lmb_rs_pnum(r, kb);
+        if (!lmb_rs_is(r, b, c ? c : "*") || isnan(a) || isnan(z))
+            continue;
+        if (id_index(m->ids, n, (int)a) < 0)
+            m->ids[n++] = (int)a;
+        if (id_index(m->ids, n, (int)z) < 0)
+            m->ids[n++] = (int)z;
+    }
+    if (n == 0) {
+        free(m->ids);
+        m->ids = NULL;
+        return 1;
+    }
+    qsort(m->ids, (size_t)n, sizeof *m->ids, cmp_int);
+    m->n = n;
+    m->v = malloc((size_t)n * (size_t)n * sizeof *m->v);
+    m->rel = calloc((size_t)n * (size_t)n, 1);
+    m->why = calloc((size_t)n * (size_t)n, sizeof *m->why);
+    if (m->v == NULL || m->rel == NULL || m->why == NULL)
+        return -1;
+    for (int i = 0; i < n * n; i++)
+        m->v[i] = NAN;
+    for (size_t i = 0; i < f->nrecs; i++) {
+        const struct lmb_rs_record *r = &f->recs[i];
+        double a = lmb_rs_pnum(r, ka), z = lmb_rs_pnum(r, kb);
+        int ia, iz;
+        if (!lmb_rs_is(r, b, c ? c : "*") || isnan(a) || isnan(z))
+            continue;
+        ia = id_index(m->ids, n, (int)a);
+        iz = id_index(m->ids, n, (int)z);
+        for (int k = 0; k < (symmetric && ia != iz ? 2 : 1); k++) {
+            size_t at = k == 0 ? (size_t)ia * (size_t)n + (size_t)iz
+                               : (size_t)iz * (size_t)n + (size_t)ia;
+            m->rel[at] = lmb_sum_relation_letter(lmb_rs_pstr(r, "relation"));
+            if (usable(r)) {
+                m->v[at] = r->value;
+                m->why[at] = NULL;
+            } else {
+                m->v[at] = NAN;
+                m->why[at] = r->reason && *r->reason ? r->reason : lmb_rs_status_name(r->status);
+            }
+        }
+        if (usable(r))
+            m->measured++;
+        else
+            m->unmeasured++;
+    }
+    return 0;
+}
+
+int lmb_sum_matrices(const struct lmb_rs_file *f, struct lmb_sum_matrix **out)
+{
+    static const struct {
+        const char *key, *bench, *c, *ka, *kb, *title, *unit, *axis;
+        bool sym, higher;
+    } kinds[] = {
+        { "c2c_cas", "lat_c2c", "cas", "cpu_a", "cpu_b",
+          "Core-to-core round trip (lat_c2c cas)", "ns", "CPU", true, false },
+        { "c2c_store", "lat_c2c", "store", "cpu_a", "cpu_b",
+          "Core-to-core round trip (lat_c2c store)", "ns", "CPU", true, false },
+        { "numa_latency", "lat_numa", NULL, "cpu_node", "mem_node",
+          "NUMA latency (lat_numa; rows: the CPU's node, columns: the memory's)", "ns", "node",
+          false, false },
+        { "numa_bandwidth", "bw_numa", NULL, "cpu_node", "mem_node",
+          "NUMA bandwidth (bw_numa rd; rows: the CPU's node, columns: the memory's)", "MB/s",
+          "node", false, true },
+    };
+    const size_t nk = sizeof kinds / sizeof kinds[0];
+    struct lmb_sum_matrix *m = calloc(nk, sizeof *m);
+    int n = 0;
+
+    *out = NULL;
+    if (m == NULL)
+        return -1;
+    for (size_t k = 0; k < nk; k++) {
+        int rc = matrix_of(f, kinds[k].bench, kinds[k].c, kinds[k].ka, kinds[k].kb, kinds[k].sym,
+                           &m[n]);
+        if (rc < 0) {
+            lmb_sum_matrices_free(m, n + 1);
+            return -1;
+        }
+        if (rc > 0)
+            continue;
+        snprintf(m[n].key, sizeof m[n].key, "%s", kinds[k].key);
+        snprintf(m[n].title, sizeof m[n].title, "%s", kinds[k].title);
+        m[n].unit = kinds[k].unit;
+        m[n].axis = kinds[k].axis;
+        m[n].higher_better = kinds[k].higher;
+        n++;
+    }
+    if (n == 0) {
+        free(m);
+        return 0;
+    }
+    *out = m;
+    return n;
 }

@@ -29,6 +29,12 @@ struct lmb_sum_col {
 
 #define LMB_SUM_MAX_COLS 12
 
+/* A table whose dashes is NULL is one of the Modern tables (doc/summary.md,
+ * "Modern"): it is left out, with every column, when no file holds one of its
+ * figures, shows only the columns some file has (a column repeated from an
+ * earlier table, such as fork beside vfork, only beside one of its own), and
+ * its header lines and dashes are made from the labels and widths of the
+ * columns shown (lmb_sum_shown_cols). */
 struct lmb_sum_table {
     const char *key;
     const char *title;
@@ -93,12 +99,63 @@ struct lmb_sum_cellx {
     size_t spread_launches;              /* spread is between this many launches; 0: within
                                             the record's samples */
     bool disturbed;                      /* the record's step was disturbed */
+    char word[16];                       /* blank: a word the cell shows instead ("one node") */
+    char info[240];                      /* what the figure is, said under the table (the CPUs
+                                            of a core-to-core pair, the load of a point) */
 };
 
 /* Cell c of file f with its marks and notes (any kind of column; the text of
  * LMB_CELL_TEXT and LMB_CELL_DESC columns is not filled). */
 void lmb_sum_cell_ex(const struct lmb_sum_opts *o, const struct lmb_rs_file *f,
                      const struct lmb_sum_col *c, struct lmb_sum_cellx *x);
+
+/* Whether table t is one of the Modern tables (dashes NULL). */
+bool lmb_sum_dynamic(const struct lmb_sum_table *t);
+
+/* Whether column c of table t repeats a column of an earlier table (fork in
+ * the Modern processes table): its notes are said once, under the first. */
+bool lmb_sum_repeated(const struct lmb_sum_table *t, int c);
+
+/* The columns of table t the page shows for these files, as indexes into
+ * t->cols in order: every column of a table of lmbench 3's; of a Modern table
+ * the columns some file has a figure or a blank cell to explain for (a
+ * repeated column: a figure, and only beside a column of its own). Returns
+ * their count; 0 when a Modern table has nothing to show. */
+int lmb_sum_shown_cols(const struct lmb_sum_opts *o, const struct lmb_rs_file *files,
+                       int nfiles, const struct lmb_sum_table *t, int *idx);
+
+/* The header lines (at most 3, each into head[i] of len) and the dash line of
+ * a Modern table over the shown columns idx[0..n): each label's words wrapped
+ * into its column's width. Returns the number of header lines. */
+int lmb_sum_dynamic_head(const struct lmb_sum_table *t, const int *idx, int n, char head[3][512],
+                         char *dashes, size_t len);
+
+/* A matrix of a file (see --matrix, graph's heat maps): core-to-core round
+ * trips CPU x CPU (lat_c2c, one per case), NUMA latency and bandwidth node x
+ * node (lat_numa, bw_numa; row: the node the CPU ran on, column: the node the
+ * memory was bound to). */
+struct lmb_sum_matrix {
+    char key[32];                /* "c2c_cas", "c2c_store", "numa_latency", "numa_bandwidth" */
+    char title[160];             /* "Core-to-core round trip (lat_c2c cas)" */
+    const char *unit;            /* "ns", "MB/s" */
+    const char *axis;            /* "CPU", "node" */
+    bool higher_better;
+    int n;                       /* rows = columns */
+    int *ids;                    /* the CPU or node number of each row */
+    double *v;                   /* n*n, row-major; NAN: no figure */
+    char *rel;                   /* n*n: 's' smt, 'c' core, 'S' socket, 'u' unknown, 0 none */
+    const char **why;            /* n*n: the reason of an unmeasured cell, NULL otherwise */
+    int measured, unmeasured;    /* cells (pairs) with a figure, records not ok */
+};
+
+/* The matrices of file f into *out (malloc'd; free with lmb_sum_matrices_free).
+ * Returns their count (0: none, *out NULL), -1 on a lack of memory. */
+int lmb_sum_matrices(const struct lmb_rs_file *f, struct lmb_sum_matrix **out);
+void lmb_sum_matrices_free(struct lmb_sum_matrix *m, int n);
+
+/* The relation's letter in a matrix ('s', 'c', 'S', 'u') from a record's
+ * "relation" parameter; 0 for none. */
+char lmb_sum_relation_letter(const char *relation);
 
 /* The spread of a record in percent: the CV of its launches' medians when it
  * has two or more launches (*launches gets their count), else the CV of its
