@@ -13,8 +13,9 @@
 
 /* io_uring needs the kernel's header (its structures and offsets) and the
  * system call numbers; a header older than Linux 5.6 has no IORING_OP_READ
- * (IORING_FEAT_RW_CUR_POS came with it). */
-#if defined(__has_include)
+ * (IORING_FEAT_RW_CUR_POS came with it). CFLAGS=-DLMB_NO_IO_URING builds
+ * without it, as on such a host. */
+#if defined(__has_include) && !defined(LMB_NO_IO_URING)
 #if __has_include(<linux/io_uring.h>)
 #include <linux/io_uring.h>
 #if defined(IORING_FEAT_RW_CUR_POS) && defined(__NR_io_uring_setup) && \

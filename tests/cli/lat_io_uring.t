@@ -19,6 +19,9 @@ case $AVAIL in
 *) fail "nop: exit status 0 or 3, not $AVAIL"; diag_text stderr "$ERR" ;;
 esac
 is "$OUT" "" "nop: nothing on stdout"
+# A build without <linux/io_uring.h> (or with CFLAGS=-DLMB_NO_IO_URING).
+BUILT=yes
+case $ERR in *'built without io_uring headers'*) BUILT=no ;; esac
 
 if [ "$AVAIL" = 0 ]; then
     for pair in "nop:io_uring nop" "read:io_uring 4k read"; do
@@ -66,6 +69,17 @@ if [ "$AVAIL" = 0 ]; then
 
     interrupted lat_io_uring "$T/intr" "read" "$CMD" -N 1000 --min-time 0.2 read
     interrupted_running "nop" "$CMD" -N 1000 --min-time 0.2 nop
+elif [ "$BUILT" = no ]; then
+    one_line_like "$ERR" '^lat_io_uring: skipped: built without io_uring headers$' \
+        "a build without io_uring: 'lat_io_uring: skipped: built without io_uring headers'"
+    run "$CMD" -N 3 read "$T"
+    is "$RC" 3 "a build without io_uring: read exits 3 as well"
+    if json_usable; then
+        run_json "$CMD" --json nop
+        json_ok "$T/json" '.results[0].status == "skipped" and .results[0].reason == "built without io_uring headers"' \
+            "--json, a build without io_uring: status skipped, the reason"
+    fi
+    skip "measured cases: built without io_uring"
 else
     one_line_like "$ERR" "$SKIP_RE" "nop: skipped with a reason (the kernel refuses io_uring here)"
     skip "measured cases: this kernel refuses io_uring"
@@ -90,7 +104,12 @@ if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.prctl(22, 2, ctypes.byref(P(4, prog))
 os.execv(sys.argv[2], sys.argv[2:])' "$@"
 }
 
-if command -v python3 >/dev/null 2>&1 && seccomp_run 1 /bin/true && [ "$RC" = 0 ]; then
+if [ "$BUILT" = no ]; then
+    skip "the forced skip path: a build without io_uring skips before asking the kernel"
+elif [ "$AVAIL" != 0 ]; then
+    # (qemu-user, for one, has no io_uring: the kernel is never asked.)
+    skip "the forced skip path: no ring here to refuse"
+elif command -v python3 >/dev/null 2>&1 && seccomp_run 1 /bin/true && [ "$RC" = 0 ]; then
     mkdir -p "$T/sec"
     for e in "1:Operation not permitted:kernel.io_uring_disabled" "38:Function not implemented:without io_uring"; do
         n=${e%%:*}
