@@ -157,8 +157,9 @@ static int submit_and_reap(struct lmb_uring *u, unsigned idx, unsigned tail)
                 continue;
             return -errno;
         }
-        if ((unsigned long)r >= submit)
-            submit = 0;
+        if (submit && r == 0)
+            return -EIO;    /* the kernel took no entry: it would wait forever */
+        submit = 0;
         head = *u->cq_head;
         ctail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
         if (head != ctail)
