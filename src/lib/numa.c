@@ -397,6 +397,7 @@ static void matrix_pair(struct lmb_ctx *ctx, const struct lmb_numa_matrix *m,
     lmb_record_param_int(&rec, "mem_node", mn);
     lmb_record_param_int(&rec, "size_bytes", (long long)m->size);
     rec.classic = (enum lmb_classic)m->classic;
+    rec.compat = "new: lmbench 3 has no NUMA benchmark";
     snprintf(rec.label, sizeof rec.label, "node %d -> node %d", cn, mn);
     if (placed == NULL || saved == NULL) {
         free(placed);
@@ -407,11 +408,21 @@ static void matrix_pair(struct lmb_ctx *ctx, const struct lmb_numa_matrix *m,
     if (lmb_out_of_time(ctx, &res)) {
         lmb_report_add(&ctx->report, &rec, &res);
     } else if ((n = lmb_numa_sched(t, cn, &ctx->sched, placed, &listed)) == 0) {
+        char allowed[128];
         lmb_numa_cpulist(cpus, lmb_topology_node_cpus(t, cn, cpus, LMB_MAX_CPUS), list,
                          sizeof list);
-        lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
-                              "node %d's CPUs (%s) are not online or not allowed here%s", cn,
-                              list, t->fake ? " (the topology is read from LMBENCH_SYSFS)" : "");
+        lmb_numa_cpulist(ctx->sched.cpus, ctx->sched.ncpus, allowed, sizeof allowed);
+        if (ctx->sched.restricted)
+            lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "node %d's CPUs (%s) are not in "
+                                  "--cpus (%s)", cn, list, allowed);
+        else if (t->fake)
+            lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "node %d's CPUs (%s) are in the fake "
+                                  "topology (LMBENCH_SYSFS) but this process can run only on "
+                                  "CPUs %s here", cn, list, allowed);
+        else
+            lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "node %d's CPUs (%s) are not ones "
+                                  "this process may run on (its affinity: %s)", cn, list,
+                                  allowed);
     } else if (lmb_memory_fits(m->size, ctx->opt.parallel, err, sizeof err) != 0) {
         lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
     } else {

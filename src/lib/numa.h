@@ -130,9 +130,10 @@ struct lmb_numa_matrix {
  * cpu_node, mem_node, size_bytes, and mem_on_node from the copies; classic
  * label "node C -> node M"). A pair that cannot be measured here (the node's
  * CPUs not usable by this process, memory short, the binding refused) is a
- * failed record with the reason. Notes on the messages stream: one node (only
- * local memory), nodes without CPUs. Returns the exit status so far (0, or 1
- * when the topology cannot be read). */
+ * failed record with the reason (so the exit status is 1); one whose CPUs
+ * --cpus leaves out is skipped (the user's choice). Notes on the messages
+ * stream: one node (only local memory), nodes without CPUs. Returns
+ * LMB_EXIT_OK: the records decide the exit status. */
 int lmb_numa_matrix_run(struct lmb_ctx *ctx, const struct lmb_numa_matrix *m);
 
 #endif
