@@ -11,7 +11,7 @@
  * line; the bytes counted are the whole chunk passed over, as bw_mem counts
  * them. Pacing: after each chunk the loader busy-waits on the clock until the
  * bytes it has moved are no more than the rate allows since it started; a
- * loader that falls more than LMB_LOADER_MAX_LAG_NS behind does not catch up
+ * loader that falls more than LMB_LOADER_MAX_LAG_NS (0.2 ms) behind does not catch up
  * in a burst (it starts counting afresh).
  *
  * The threads block every signal (process-directed signals, SIGCHLD, SIGINT
@@ -28,7 +28,7 @@
 #include "lib/clock.h"
 #include "lib/sched.h"
 
-#define LMB_LOADER_MAX_LAG_NS 1000000ULL
+#define LMB_LOADER_MAX_LAG_NS 200000ULL
 
 struct lmb_loader;   /* one thread's state (loader.c) */
 

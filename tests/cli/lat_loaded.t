@@ -60,8 +60,8 @@ if json_usable && [ "$NCPU" -ge 2 ]; then
 --json: no load delivers 0 MB/s; one loader a positive figure; the medians are the values
     (.results[1].value == 0) and (.results[3].value > 0)
     and (.results | all(.value == .stats.median))
---json: a rate asked is not assumed: 300 MB/s delivers at most 1.2 times it
-    .results[5].value > 0 and .results[5].value <= 360
+--json: a rate asked is not assumed: 300 MB/s delivers a positive figure, at most 1.5 times it
+    .results[5].value > 0 and .results[5].value <= 450
 --json: a rate out of reach is warned about (10^7 MB/s per loader)
     .results[7].warnings | any(test("asked 1 x 10000000 MB/s, delivered"))
 --json: compat says lmbench 3 has no such figure
