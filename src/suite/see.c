@@ -1243,6 +1243,50 @@ static void json_note(json_t *notes, const char *col, const char *kind, const ch
     json_array_append_new(notes, json_pack("{ssssss}", "column", col, "kind", kind, "text", text));
 }
 
+/* --matrix: [{file, key, title, unit, better, axis, ids, values (rows of
+ * numbers or null), relations (rows of "smt"... or null), unmeasured ({row,
+ * column, reason})}]. */
+static json_t *json_matrices(const struct see *S)
+{
+    json_t *all = json_array();
+
+    for (int r = 0; r < S->nfiles; r++) {
+        struct lmb_sum_matrix *m;
+        int nm = lmb_sum_matrices(&S->files[r], &m);
+        for (int k = 0; k < nm; k++) {
+            json_t *ids = json_array(), *vals = json_array(), *rels = json_array(),
+                   *un = json_array();
+            for (int i = 0; i < m[k].n; i++) {
+                json_t *vr = json_array(), *rr = json_array();
+                json_array_append_new(ids, json_integer(m[k].ids[i]));
+                for (int j = 0; j < m[k].n; j++) {
+                    size_t at = (size_t)i * (size_t)m[k].n + (size_t)j;
+                    char c = m[k].rel[at];
+                    json_array_append_new(vr, isnan(m[k].v[at]) ? json_null()
+                                                                : json_real(m[k].v[at]));
+                    json_array_append_new(rr, c == 's' ? json_string("smt")
+                                              : c == 'c' ? json_string("core")
+                                              : c == 'S' ? json_string("socket")
+                                              : c == 'u' ? json_string("unknown") : json_null());
+                    if (m[k].why[at] != NULL)
+                        json_array_append_new(un, json_pack("{sisiss}", "row", m[k].ids[i],
+                                                            "column", m[k].ids[j], "reason",
+                                                            m[k].why[at]));
+                }
+                json_array_append_new(vals, vr);
+                json_array_append_new(rels, rr);
+            }
+            json_array_append_new(all, json_pack("{sisssssssssssosososo}", "file", r, "key",
+                                                 m[k].key, "title", m[k].title, "unit", m[k].unit,
+                                                 "better", m[k].higher_better ? "higher" : "lower",
+                                                 "axis", m[k].axis, "ids", ids, "values", vals,
+                                                 "relations", rels, "unmeasured", un));
+        }
+        lmb_sum_matrices_free(m, nm > 0 ? nm : 0);
+    }
+    return all;
+}
+
 static int print_json(const struct see *S, FILE *out)
 {
     json_t *doc = json_object(), *files = json_array(), *tables = json_array();
@@ -1350,6 +1394,8 @@ static int print_json(const struct see *S, FILE *out)
         json_array_append_new(tables, jt);
     }
     json_object_set_new(doc, "tables", tables);
+    if (S->matrix)
+        json_object_set_new(doc, "matrices", json_matrices(S));
     rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     fputc('\n', out);
     json_decref(doc);

@@ -341,7 +341,7 @@ static const struct lmb_rs_record *find_c(const struct lmb_sum_opts *o,
         good = r->status == LMB_RS_OK && r->has_value;
         ends = lmb_rs_pstr(r, "ends");
         if (ends != NULL && p->ends != NULL && strcmp(ends, p->ends) != 0) {
-            if (good && r->compat == NULL)
+            if (good && (r->compat == NULL || any_compat))
                 keep(&p->other, r, maxkey);
             continue;
         }
