@@ -10,6 +10,7 @@
 
 #include "lib/command.h"
 #include "registry.h"
+#include "suite/scale.h"
 #include "suite/suite.h"
 
 #include "version.h"   /* generated: LMB_VERSION, LMB_CFLAGS_STR */
@@ -32,6 +33,7 @@ static const struct verb verbs[] = {
     { "see", "print the summary page of results files (ours and lmbench 3's)", lmb_suite_see },
     { "compare", "compare results files: each measurement's ratio and its verdict", lmb_suite_compare },
     { "graph", "write one self-contained HTML page of plots of results files", lmb_suite_graph },
+    { "scale", "run a benchmark at -P 1, 2, 4 ...: its scaling curve, where it stops", lmb_suite_scale },
     { "config", "ask lmbench 3's configuration questions, write a file for run -c", lmb_suite_config },
     { "import", "a results file (lmbench 3 raw, JSON, JSONL) as one JSON document", lmb_suite_import },
     { "version", "print the version", verb_version },
