@@ -144,7 +144,8 @@ is "$(printf '%s\n' "$OUT" | awk '{ print $1 }' | tr '\n' ' ')" "nop read " "--l
 run "$CMD" --help
 like "$OUT" '^Usage: lat_io_uring .*nop\|read \[dir\]' "--help: usage with the operations"
 
-if [ "$AVAIL" = 0 ]; then
+# (Usage is checked before the kernel is asked.)
+if [ "$BUILT" = yes ]; then
     usage_error lat_io_uring "$CMD"
     usage_error lat_io_uring "$CMD" write
     usage_error lat_io_uring "$CMD" read "$T" extra
