@@ -4,8 +4,12 @@
 #
 #   lat_loaded -s SIZE -n 1, point 1's      vs  bw_mem -P 1 SIZE rd pinned to the
 #     delivered bandwidth (one loader flat      loader's CPU B (bw_mem is checked
-#     out, rd passes, on CPU B; the chase       against bench-mem-ref in this bench);
-#     on CPU A)                                 MB/s, medians; target 1 +- 0.10
+#     out, rd passes, on CPU B; the chase       against bench-mem-ref in this bench)
+#     on CPU A)                                 while bench-chase-ref SIZE random runs
+#                                               on CPU A, as the chase does; MB/s,
+#                                               medians; target 1 +- 0.10
+#                                           and (info) bw_mem alone: what the
+#                                               chase beside it costs the stream
 #   lat_loaded -s SIZE -n 0, point 0's      vs  bench-chase-ref SIZE random on CPU A
 #     latency (the random chase alone,          (scripts/bench-chase-ref.c: one pointer
 #     on CPU A)                                 per 64-byte line, one shuffled cycle,
@@ -39,6 +43,29 @@ bwmem_loaded_rd() {
     pick "bw_mem -P 1 $LOADED_SIZE rd" 'NF == 2 && $1 ~ /^[0-9.]+$/ { v = $2 } END { print v }'
 }
 
+# bw_mem while the reference chase runs on CPU A: the chase is started for
+# some 8 s, given 2.5 s to lay its chain (256m takes about 1 s here) and
+# stopped once bw_mem is done.
+bwmem_loaded_rd_chased() {
+    local pid
+    taskset -c "$LOADED_A" "$LOADED_CHASE" -t 0.05 -n 150 "$LOADED_SIZE" random >/dev/null 2>&1 &
+    pid=$!
+    sleep 2.5
+    if ! kill -0 "$pid" 2>/dev/null; then
+        wait "$pid"
+        die "bench-chase-ref $LOADED_SIZE random ended before bw_mem ran"
+    fi
+    if ! taskset -c "$LOADED_B" "$BIN/bw_mem" -P 1 "$LOADED_SIZE" rd >"$TMP/last" 2>&1; then
+        kill "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+        sed 's/^/    /' "$TMP/last" >&2
+        die "failed: bw_mem -P 1 $LOADED_SIZE rd"
+    fi
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    pick "bw_mem -P 1 $LOADED_SIZE rd (chase beside it)" 'NF == 2 && $1 ~ /^[0-9.]+$/ { v = $2 } END { print v }'
+}
+
 ours_loaded_lat0() {
     run "$BIN/lat_loaded" -s "$LOADED_SIZE" -n 0 --min-time 0.02 --cpus "$LOADED_A"
     pick "lat_loaded -s $LOADED_SIZE -n 0" '/^loaders=0 rate=none: / { print $3 }'
@@ -57,10 +84,12 @@ else
 loaded-lat0-$LOADED_SIZE|lat_loaded -s $LOADED_SIZE point 0 vs random chase (ns)|ours_loaded_lat0|ref_loaded_chase|eq10|1"
     if [ -n "$LOADED_B" ]; then
         CASES="$CASES
-loaded-bw-$LOADED_SIZE|lat_loaded -s $LOADED_SIZE 1 loader vs bw_mem rd (MB/s)|ours_loaded_bw|bwmem_loaded_rd|eq10|1"
-        DESCRIBE="$DESCRIBE  lat_loaded -s $LOADED_SIZE -n 1     vs  bw_mem -P 1 $LOADED_SIZE rd on CPU $LOADED_B: the bandwidth
-                                one loader (CPU $LOADED_B) delivered during the chase (CPU
-                                $LOADED_A), medians; target 1 +- 0.10
+loaded-bw-$LOADED_SIZE|lat_loaded -s $LOADED_SIZE 1 loader vs bw_mem rd + chase (MB/s)|ours_loaded_bw|bwmem_loaded_rd_chased|eq10|1
+loaded-bwalone-$LOADED_SIZE|lat_loaded -s $LOADED_SIZE 1 loader vs bw_mem rd alone (MB/s)|ours_loaded_bw|bwmem_loaded_rd|info|1"
+        DESCRIBE="$DESCRIBE  lat_loaded -s $LOADED_SIZE -n 1     vs  bw_mem -P 1 $LOADED_SIZE rd on CPU $LOADED_B while
+                                $LOADED_CHASE $LOADED_SIZE random runs on CPU $LOADED_A: the
+                                bandwidth one loader (CPU $LOADED_B) delivered during the chase
+                                (CPU $LOADED_A), medians; target 1 +- 0.10; and (info) bw_mem alone
 "
     else
         DESCRIBE="$DESCRIBE  lat_loaded -s $LOADED_SIZE -n 1     not compared: one CPU here (the loader needs its own)
