@@ -971,8 +971,10 @@ static int write_outputs(const struct scale_opts *o, json_t *doc)
     char err[400];
 
     if (o->json) {
-        if (write_doc(stdout, doc) != 0)
-            clearerr(stdout);   /* reported by the check below */
+        if (write_doc(stdout, doc) != 0 && !ferror(stdout)) {
+            fprintf(stderr, "lmbench scale: cannot write the results document\n");
+            rc = 1;
+        }
         rc |= lmb_verb_check_output("scale", stdout, "the results document");
     }
     if (o->out) {
