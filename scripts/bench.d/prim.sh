@@ -16,7 +16,9 @@
 #
 # bench-prim-ref (scripts/bench-prim-ref.c) is a small program of its own,
 # sharing no code with the commands. Targets: 1 +- 0.10 for the reference pairs.
-# Case ids start prim- (BENCH_ONLY=^prim-).
+# Case ids start prim- (BENCH_ONLY=^prim-). Environment: BENCH_PRIM_INTERVAL
+# (seconds per timed interval, ours --min-time and the reference's -t; default
+# 0.02).
 
 if [ ! -x "$OUT/bench-prim-ref" ] || [ scripts/bench-prim-ref.c -nt "$OUT/bench-prim-ref" ]; then
     ${CC:-cc} -std=c11 -O2 -Wall -Wextra -pthread -o "$OUT/bench-prim-ref" scripts/bench-prim-ref.c ||
@@ -26,6 +28,9 @@ prim_cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //' | tr ',' '\n' |
     awk -F- 'NF == 1 { print $1 } NF == 2 { for (i = $1; i <= $2; i++) print i }' | head -n 2)
 PRIM_A=$(printf '%s\n' "$prim_cpus" | sed -n 1p)
 PRIM_B=$(printf '%s\n' "$prim_cpus" | sed -n 2p)
+# Seconds per timed interval on both sides (11 intervals each): long enough
+# that a burst of other work on a shared machine is a small part of one.
+PRIM_T=${BENCH_PRIM_INTERVAL:-0.02}
 
 ours_prim() { # CMD CASE [two]
     local cpus=$PRIM_A sched=SINGLE
@@ -33,24 +38,24 @@ ours_prim() { # CMD CASE [two]
         cpus=$PRIM_A,$PRIM_B
         sched=UNIQUE
     fi
-    run env LMBENCH_SCHED=$sched "$BIN/$1" --cpus "$cpus" "$2"
+    run env LMBENCH_SCHED=$sched "$BIN/$1" --cpus "$cpus" --min-time "$PRIM_T" "$2"
     pick "$1 $2" '/microseconds$/ { print $(NF - 1) }'
 }
 
 ref_prim() { # MODE [two]
     local c=$PRIM_A
     [ "${2:-}" = two ] && c=$PRIM_A,$PRIM_B
-    run "$OUT/bench-prim-ref" -c "$c" "$1"
+    run "$OUT/bench-prim-ref" -t "$PRIM_T" -c "$c" "$1"
     pick "bench-prim-ref $1" 'NF == 2 { print $1 }'
 }
 
 ours_epoll() {
-    run env LMBENCH_SCHED=SINGLE "$BIN/lat_epoll" --cpus "$PRIM_A" -n 200
+    run env LMBENCH_SCHED=SINGLE "$BIN/lat_epoll" --cpus "$PRIM_A" --min-time "$PRIM_T" -n 200
     pick "lat_epoll -n 200" '/microseconds$/ { print $(NF - 1) }'
 }
 
 ref_epoll() {
-    run "$OUT/bench-prim-ref" -c "$PRIM_A" epoll 200
+    run "$OUT/bench-prim-ref" -t "$PRIM_T" -c "$PRIM_A" epoll 200
     pick "bench-prim-ref epoll 200" 'NF == 2 { print $1 }'
 }
 
@@ -70,7 +75,8 @@ if [ -z "$PRIM_A" ]; then
 else
     DESCRIBE="$DESCRIBE  lat_futex, lat_eventfd, lat_epoll -n 200, lat_pthread (us)  vs  $OUT/bench-prim-ref
                                 (scripts/bench-prim-ref.c, -O2, libc and pthreads alone; the same round
-                                trips; both ends pinned to CPU $PRIM_A${PRIM_B:+, futex thread also on $PRIM_A and $PRIM_B})
+                                trips; both ends pinned to CPU $PRIM_A${PRIM_B:+, futex thread also on $PRIM_A and $PRIM_B};
+                                median of 11 intervals of $PRIM_T s on both sides)
   lat_futex thread            vs  perf bench futex wake -t 1 (info: the wake call alone)
   lat_epoll -n 200            vs  perf bench epoll wait -t 1 -f 200 -r 1, 1e6 / ops per second
                                 (info: a waiter and a writer thread, throughput)
