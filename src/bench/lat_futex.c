@@ -37,7 +37,7 @@
 #endif
 
 #include "lib/bench.h"
-#include "lib/text.h"
+#include "lib/cases.h"
 
 #ifndef FUTEX_WAIT
 #define FUTEX_WAIT 0
@@ -198,34 +198,19 @@ static void measure_case(struct lmb_ctx *ctx, const struct lmb_variant *v)
     };
     struct lmb_record rec;
     struct lmb_result res;
-    bool threads = ctx->opt.threads;
 
     lmb_record_init(&rec, ctx->bench->name, v->name, LMB_UNIT_US);
     rec.classic = LMB_CLASSIC_LABEL_US;
     rec.compat = "new: lmbench 3 has no futex benchmark";
     snprintf(rec.label, sizeof rec.label, "%s", v->label);
-    /* The case says what the partner is: the harness's own choice between a
-     * process and a thread (--threads elsewhere). */
-    ctx->opt.threads = (v->flags & THREAD) != 0;
-    lmb_measure(ctx, &t, &res);
-    ctx->opt.threads = threads;
+    /* The case says what the partner is (--threads elsewhere). */
+    lmb_measure_partner_kind(ctx, &t, (v->flags & THREAD) != 0, &res);
     lmb_report_add(&ctx->report, &rec, &res);
 }
 
 static int lat_futex_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    const struct lmb_variant *v = NULL;
-    char q[LMB_QUOTE_BUF];
-
-    if (argc > 1)
-        return lmb_usage_error(ctx, "too many arguments");
-    if (argc == 1 && (v = lmb_find_variant(ctx->bench, argv[0])) == NULL)
-        return lmb_usage_error(ctx, "unknown case '%s' (thread or process)",
-                               lmb_quote(argv[0], q, sizeof q));
-    for (size_t i = 0; i < NVARIANTS; i++)
-        if (v == NULL || v == &variants[i])
-            measure_case(ctx, &variants[i]);
-    return LMB_EXIT_OK;
+    return lmb_each_case(ctx, argc, argv, "thread or process", measure_case);
 }
 
 static const char *futex_supported(void)

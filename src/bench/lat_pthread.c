@@ -37,7 +37,7 @@
 #include <time.h>
 
 #include "lib/bench.h"
-#include "lib/text.h"
+#include "lib/cases.h"
 
 /* How long the copy waits for the partner thread to take its mutex. */
 #define READY_WAIT_NS (10ULL * 1000000000ULL)
@@ -298,7 +298,6 @@ static void measure_case(struct lmb_ctx *ctx, const struct lmb_variant *v)
     };
     struct lmb_record rec;
     struct lmb_result res;
-    bool threads = ctx->opt.threads;
 
     if (v->run == run_mutex) {
         t.init = mutex_init;
@@ -316,27 +315,13 @@ static void measure_case(struct lmb_ctx *ctx, const struct lmb_variant *v)
     rec.classic = LMB_CLASSIC_LABEL_US;
     rec.compat = "new: lmbench 3 has no pthread benchmark";
     snprintf(rec.label, sizeof rec.label, "%s", v->label);
-    /* The partner of mutex and cond is a thread of the copy, always. */
-    ctx->opt.threads = t.partners > 0;
-    lmb_measure(ctx, &t, &res);
-    ctx->opt.threads = threads;
+    lmb_measure_partner_kind(ctx, &t, t.partners > 0, &res);
     lmb_report_add(&ctx->report, &rec, &res);
 }
 
 static int lat_pthread_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
-    const struct lmb_variant *v = NULL;
-    char q[LMB_QUOTE_BUF];
-
-    if (argc > 1)
-        return lmb_usage_error(ctx, "too many arguments");
-    if (argc == 1 && (v = lmb_find_variant(ctx->bench, argv[0])) == NULL)
-        return lmb_usage_error(ctx, "unknown case '%s' (create, mutex or cond)",
-                               lmb_quote(argv[0], q, sizeof q));
-    for (size_t i = 0; i < NVARIANTS; i++)
-        if (v == NULL || v == &variants[i])
-            measure_case(ctx, &variants[i]);
-    return LMB_EXIT_OK;
+    return lmb_each_case(ctx, argc, argv, "create, mutex or cond", measure_case);
 }
 
 const struct lmb_bench lmb_bench_lat_pthread = {
