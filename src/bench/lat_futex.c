@@ -6,8 +6,8 @@
  * word still holds 1, FUTEX_WAIT on it. Its partner waits (FUTEX_WAIT while
  * the word holds 0), stores 0 and calls FUTEX_WAKE; the copy wakes and the
  * round trip is over. A wait is skipped when the other end has already
- * answered (on two CPUs it may have; on one CPU it never has), as any futex
- * hand-off does. The futex calls go straight to syscall(2): SYS_futex, or
+ * answered (on two CPUs, or on one when the scheduler runs the woken end at
+ * once), as any futex hand-off does. The futex calls go straight to syscall(2): SYS_futex, or
  * SYS_futex_time64 where a 32-bit libc has only that one (no timeout is ever
  * passed, so the size of time_t does not matter).
  *
