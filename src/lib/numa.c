@@ -68,7 +68,7 @@ int lmb_numa_bind(void *p, size_t len, int node, char *err, size_t errlen)
     else if (e == EPERM)
         hint = " (not permitted here: a seccomp filter, or a container without CAP_SYS_NICE)";
     else if (e == ENOSYS)
-        hint = " (a kernel built without NUMA)";
+        hint = " (a kernel built without NUMA, or an emulator without the call)";
     snprintf(err, errlen, "mbind to node %d: %s%s", node, strerror(e), hint);
     return -1;
 #else
@@ -96,7 +96,8 @@ const char *lmb_numa_supported(void)
     if (rc == 0)
         return NULL;
     if (e == ENOSYS)
-        return "no mbind on this system (a kernel built without NUMA)";
+        return "no mbind on this system (a kernel built without NUMA, or an emulator "
+               "without the call)";
     if (e == EPERM)
         return "mbind is not permitted here (a seccomp filter, or a container without "
                "CAP_SYS_NICE)";
