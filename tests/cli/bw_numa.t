@@ -19,6 +19,11 @@ SIZE=1m
 NODES=$(cat /sys/devices/system/node/online 2>/dev/null || echo 0)
 if [ "$CASE" = null ]; then JCASE=null; else JCASE="\"$CASE\""; fi
 
+# The common options are checked before anything else, on every system.
+usage_error "$NAME" "$CMD" -N 0
+usage_error "$NAME" "$CMD" --bogus
+usage_error "$NAME" env ENOUGH=abc "$CMD"
+
 run "$CMD" -s "$SIZE" -N 3
 if [ "$RC" = 3 ]; then
     # A kernel or container that binds no memory: one skipped record, nothing else.
@@ -125,10 +130,6 @@ usage_error "$NAME" "$CMD" -s
 usage_error "$NAME" "$CMD" -s abc
 usage_error "$NAME" "$CMD" -s 4k
 usage_error "$NAME" "$CMD" -s 65537
-usage_error "$NAME" "$CMD" -N 0
-usage_error "$NAME" "$CMD" --bogus
-usage_error "$NAME" env ENOUGH=abc "$CMD"
-
 hw_interrupt "$NAME SIGINT" 2 "$CMD" -s 16m -N 1000 --min-time 0.2
 
 done_testing
