@@ -155,14 +155,21 @@ if json_usable; then
     is "$RC" 1 "a point past its --timeout: exit 1"
     like "$OUT" '^ +1 +timeout' "the table says the point timed out"
 
+    # SIGINT during the second point: the first one's table and document stay.
     tag=$(new_tag)
-    start_bg "$tag" $S -N 1000 --copies 1,2 lat_syscall null
+    start_bg "$tag" $S -N 200 --copies 1,2 -o "$T/int.json" lat_syscall null
+    wait_for "the second point" 100 grep -q 'point 2 of 2' "$T/bg.err"
+    ok $? "SIGINT: scale reached its second point"
     wait_for "scale and its point" 100 tagged_count_at_least "$tag" 2
     ok $? "SIGINT: scale and a point are running"
     kill -INT "$BG"
     wait_bg
     is "$BG_RC" 130 "SIGINT ends scale (exit 130)"
     no_process_left "$tag" "SIGINT: no process left behind" 10
+    like "$(cat "$T/bg.out")" '^interrupted after 1 of 2 points$' "SIGINT: the table of the point done"
+    json_ok "$T/int.json" '.run.status == "interrupted" and .run.scale.copies == [1]
+        and [.results[].copies] == [1]' "SIGINT: the document of the point done, run.status interrupted"
+    is "$(ls -A "$T" | grep -c '\.tmp$')" 0 "SIGINT: no temporary file left"
 else
     run $S -N 3 lat_syscall null
     is "$RC" 3 "built without jansson: exit 3"
