@@ -104,6 +104,7 @@ struct mark {
     bool declared;            /* the system's declared size, else found on the curve */
     char label[160];          /* the text drawn */
     char title[320];          /* its tooltip: the file's whole name */
+    char kind[16];            /* data-kind: "measured", "declared", "stop" */
 };
 
 struct plot {
@@ -116,6 +117,7 @@ struct plot {
     size_t nmarks, mcap;
     int *fstyles;             /* per file: the next style */
     int nfiles;
+    const char *note;         /* said under the plot instead of the cache-size note */
 };
 
 void lmb_graph_escape(FILE *out, const char *s)
@@ -528,6 +530,7 @@ static void add_mark(struct plot *p, double x, int fi, const char *fname, int le
     m->x = x;
     m->file = fi;
     m->declared = declared;
+    snprintf(m->kind, sizeof m->kind, "%s", declared ? "declared" : "measured");
     size_label(x, sz, sizeof sz);
     fit_text(who, sizeof who, fname, FS_MARK, 120);
     snprintf(m->label, sizeof m->label, "L%d %s %s (%s)", level, sz,
@@ -958,7 +961,7 @@ static void render_plot(FILE *out, const struct plot *p, const struct lmb_rs_fil
             if (pl[i].row < 0)
                 continue;
             fprintf(out, "<g class=\"mark\" data-file=\"%d\" data-kind=\"%s\"><title>", m->file,
-                    m->declared ? "declared" : "measured");
+                    m->kind);
             lmb_graph_escape(out, m->title);
             fprintf(out, "</title><line x1=\"%.1f\" y1=\"0\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                          "stroke-dasharray=\"%s\"/><text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">",
@@ -1055,7 +1058,9 @@ static void render_plot(FILE *out, const struct plot *p, const struct lmb_rs_fil
                   out);
         }
     }
-    if (p->nmarks)
+    if (p->note != NULL)
+        lmb_graph_escape(out, p->note);
+    else if (p->nmarks)
         fputs("Cache sizes: dashed, the size found on the latency curve (measured); dotted, the "
               "size the system declares (sysfs); each label names its file and has the file's "
               "colour.", out);
@@ -1071,7 +1076,7 @@ done:
 static void memlat_plot(FILE *out, struct lmb_rs_file *files, int nfiles, int *sid)
 {
     struct plot p = { "memory-latency", "Memory load latency (lat_mem_rd)", "working set (bytes)",
-                      "ns per load", 1, 1, true, NULL, 0, 0, NULL, 0, 0, NULL, 0 };
+                      "ns per load", 1, 1, true, NULL, 0, 0, NULL, 0, 0, NULL, 0, NULL };
 
     if (!init_plot(&p, nfiles))
         return;
@@ -1082,18 +1087,36 @@ static void memlat_plot(FILE *out, struct lmb_rs_file *files, int nfiles, int *s
         struct lmb_memlat m;
         char name[200], panel[64];
 
-        for (size_t k = 0; k < ns; k++) {
-            snprintf(name, sizeof name, "%s stride=%.0f", flabel(files, nfiles, i), strides[k]);
-            snprintf(panel, sizeof panel, "stride %.0f bytes", strides[k]);
-            add_curve(&p, name, f, i, panel, NULL, "lat_mem_rd", "stride", "size_bytes",
-                      "stride_bytes", strides[k], NULL, NULL);
+        /* Curves of several page sizes (--pages) are told apart. */
+        const char *pages[6];
+        size_t npg = distinct_str(f, "lat_mem_rd", "*", "pages", pages, 6);
+
+        for (size_t g = 0; g < (npg > 1 ? npg : 1); g++) {
+            char pg[48] = "";
+            if (npg > 1)
+                snprintf(pg, sizeof pg, " pages=%s", pages[g]);
+            for (size_t k = 0; k < ns; k++) {
+                snprintf(name, sizeof name, "%s stride=%.0f%s", flabel(files, nfiles, i),
+                         strides[k], pg);
+                snprintf(panel, sizeof panel, "stride %.0f bytes", strides[k]);
+                add_curve(&p, name, f, i, panel, pg[0] ? pages[g] : NULL, "lat_mem_rd", "stride",
+                          "size_bytes", "stride_bytes", strides[k], npg > 1 ? "pages" : NULL,
+                          npg > 1 ? pages[g] : NULL);
+            }
         }
         ns = distinct(f, "lat_mem_rd", "random", "stride_bytes", strides, 32);
-        for (size_t k = 0; k < ns; k++) {
-            snprintf(name, sizeof name, "%s random (stride=%.0f)", flabel(files, nfiles, i), strides[k]);
-            snprintf(panel, sizeof panel, "random chase, stride %.0f bytes", strides[k]);
-            add_curve(&p, name, f, i, panel, NULL, "lat_mem_rd", "random", "size_bytes",
-                      "stride_bytes", strides[k], NULL, NULL);
+        for (size_t g = 0; g < (npg > 1 ? npg : 1); g++) {
+            char pg[48] = "";
+            if (npg > 1)
+                snprintf(pg, sizeof pg, " pages=%s", pages[g]);
+            for (size_t k = 0; k < ns; k++) {
+                snprintf(name, sizeof name, "%s random (stride=%.0f)%s", flabel(files, nfiles, i),
+                         strides[k], pg);
+                snprintf(panel, sizeof panel, "random chase, stride %.0f bytes", strides[k]);
+                add_curve(&p, name, f, i, panel, pg[0] ? pages[g] : NULL, "lat_mem_rd", "random",
+                          "size_bytes", "stride_bytes", strides[k], npg > 1 ? "pages" : NULL,
+                          npg > 1 ? pages[g] : NULL);
+            }
         }
         /* Cache sizes: as measured on the curve, and as the system declares. */
         lmb_memlat_summarize(f, &m);
@@ -1129,7 +1152,7 @@ static void bw_plots(FILE *out, struct lmb_rs_file *files, int nfiles, int *sid)
 
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
         struct plot p = { NULL, ops[o].title, "size (bytes)", "MB/s", 1, -1, true, NULL, 0, 0,
-                          NULL, 0, 0, NULL, 0 };
+                          NULL, 0, 0, NULL, 0, NULL };
         char id[64];
 
         if (!init_plot(&p, nfiles))
@@ -1162,7 +1185,7 @@ static void bw_plots(FILE *out, struct lmb_rs_file *files, int nfiles, int *sid)
 static void ctx_plot(FILE *out, struct lmb_rs_file *files, int nfiles, int *sid)
 {
     struct plot p = { "context-switch", "Context switch time (lat_ctx)", "processes in the ring",
-                      "us per switch", -1, -1, false, NULL, 0, 0, NULL, 0, 0, NULL, 0 };
+                      "us per switch", -1, -1, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, NULL };
 
     if (!init_plot(&p, nfiles))
         return;
@@ -1192,6 +1215,69 @@ static void ctx_plot(FILE *out, struct lmb_rs_file *files, int nfiles, int *sid)
     }
     render_plot(out, &p, files, nfiles, "placement of the ends (and process size)", sid);
     free_plot(&p);
+}
+
+void lmb_graph_lines(FILE *out, const struct lmb_graph_spec *g, const struct lmb_graph_line *l,
+                     size_t nl, const struct lmb_graph_vline *v, size_t nv,
+                     const struct lmb_rs_file *files, int nfiles, int *sid)
+{
+    struct plot p = { g->id, g->title, g->xlabel, g->ylabel, g->logx, g->logy, false, NULL, 0, 0,
+                      NULL, 0, 0, NULL, 0, g->note };
+
+    if (!init_plot(&p, nfiles))
+        return;
+    for (size_t i = 0; i < nl; i++) {
+        struct series *s;
+        size_t n = 0;
+        if (l[i].n == 0)
+            continue;
+        s = add_series(&p, l[i].name, l[i].file, l[i].panel, NULL);
+        if (s == NULL)
+            break;
+        s->x = malloc(l[i].n * sizeof *s->x);
+        s->y = malloc(l[i].n * sizeof *s->y);
+        s->lo = malloc(l[i].n * sizeof *s->lo);
+        s->hi = malloc(l[i].n * sizeof *s->hi);
+        if (s->x == NULL || s->y == NULL || s->lo == NULL || s->hi == NULL)
+            break;
+        for (size_t k = 0; k < l[i].n; k++) {
+            /* A log axis takes positive values only. */
+            if (!isfinite(l[i].x[k]) || !isfinite(l[i].y[k]) || (g->logx == 1 && !(l[i].x[k] > 0)) ||
+                (g->logy == 1 && !(l[i].y[k] > 0)))
+                continue;
+            s->x[n] = l[i].x[k];
+            s->y[n] = l[i].y[k];
+            s->lo[n] = s->hi[n] = NAN;
+            n++;
+        }
+        s->n = n;
+        s->band = BAND_NONE;
+    }
+    for (size_t i = 0; i < nv; i++) {
+        struct mark *m;
+        if (p.nmarks == p.mcap) {
+            size_t cap = p.mcap ? p.mcap * 2 : 8;
+            struct mark *nm = realloc(p.marks, cap * sizeof *nm);
+            if (nm == NULL)
+                break;
+            p.marks = nm;
+            p.mcap = cap;
+        }
+        m = &p.marks[p.nmarks++];
+        memset(m, 0, sizeof *m);
+        m->x = v[i].x;
+        m->file = v[i].file;
+        snprintf(m->kind, sizeof m->kind, "%s", v[i].kind);
+        snprintf(m->label, sizeof m->label, "%s", v[i].label);
+        snprintf(m->title, sizeof m->title, "%s", v[i].title);
+    }
+    render_plot(out, &p, files, nfiles, g->panel_what ? g->panel_what : "series", sid);
+    free_plot(&p);
+}
+
+const char *lmb_graph_file_label(const struct lmb_rs_file *files, int nfiles, int fi)
+{
+    return flabel(files, nfiles, fi);
 }
 
 static const char style[] =
@@ -1302,6 +1388,7 @@ static void page(FILE *out, struct lmb_rs_file *files, int nfiles)
     memlat_plot(out, files, nfiles, &sid);
     bw_plots(out, files, nfiles, &sid);
     ctx_plot(out, files, nfiles, &sid);
+    lmb_graph_modern(out, files, nfiles, &sid);
     if (sid == 0)
         fputs("<p class=\"note\">These files hold no curve to plot (lat_mem_rd, bw_mem, "
               "bw_file_rd, bw_mmap_rd, lat_ctx).</p>\n", out);

@@ -139,7 +139,7 @@ agrees() {
 
 run "$LMBENCH" compare --json "$T/base.json" "$T/new.json"
 is "$(printf '%s' "$OUT" | jq -r '[.comparisons[0].metrics[] | select(.verdict == "better" or .verdict == "worse") | "\(.measurement)=\(.verdict)"] | sort | join(",")')" \
-    "bw_mem frd pages=normal size_bytes=65536=better,$LONG=worse" \
+    "bw_mem frd pages=4k size_bytes=65536=better,$LONG=worse" \
     "compare: bw_mem frd x1.5 is better, the renamed lat_syscall x1.2 worse, the rest not changed"
 
 "$LMBENCH" graph -o "$T/page.html" "$T/base.json" "$T/new.json" 2>"$T/err"
@@ -153,7 +153,7 @@ like "$(section "$T/page.html" 1 | sed -n '/<svg /,/<\/svg>/p')" '>new/base, log
     "the axis says its unit: new/base, log scale"
 agrees "$T/page.html" 1 "$T/base.json" "$T/new.json"
 drawn "$T/page.html" 1 >"$T/drawn"
-is "$(cut -f2,3,4 "$T/drawn" | sed -n 1p)" "bw_mem frd pages=normal size_bytes=65536	better	1.5" \
+is "$(cut -f2,3,4 "$T/drawn" | sed -n 1p)" "bw_mem frd pages=4k size_bytes=65536	better	1.5" \
     "drawn first: the largest change, bw_mem frd, better, 1.5"
 is "$(cut -f2,3,4 "$T/drawn" | sed -n 2p)" "$LONG	worse	1.2" "then the renamed lat_syscall, worse, 1.2"
 is "$(cut -f3 "$T/drawn" | sed -n '3,$p' | sort -u | tr '\n' ' ')" "same " "then the unchanged ones, same"
@@ -162,7 +162,7 @@ is "$(section "$T/page.html" 1 | grep -o '<svg [^>]*data-points="[0-9]*"' | sed 
 # The ratio printed beside each drawn row is compare's, to 3 decimals.
 printed=$(for k in 1 2; do section "$T/page.html" 1 | grep "<g class=\"cmp-row\"[^>]*data-rank=\"$k\"" |
     grep -o '<text class="cmp-ratio"[^>]*>[^<]*' | sed 's/.*>//'; done | tr '\n' ' ')
-want=$(jq -r '[.comparisons[0].metrics[] | select(.measurement == "bw_mem frd pages=normal size_bytes=65536") | .ratio * 1000 | round / 1000] | .[0]' "$T/cmp.json")
+want=$(jq -r '[.comparisons[0].metrics[] | select(.measurement == "bw_mem frd pages=4k size_bytes=65536") | .ratio * 1000 | round / 1000] | .[0]' "$T/cmp.json")
 like "$printed" "^1\\.500 1\\.200 " "the printed ratios: 1.500 then 1.200 (compare --json: $want)"
 # The long name is cut in the plot, whole in its <title>.
 like "$(section "$T/page.html" 1)" '<text class="cmp-name"[^>]*>lat_syscall null a_parameter_with_a_long_name=and_a_v[^<]*…<title>lat_syscall null a_parameter_with_a_long_name=and_a_value_that_is_long_too</title>' \
@@ -186,7 +186,7 @@ is "$?" 0 "graph BASE NEW NEW2: exit 0"
 is "$(grep -o 'data-plot="compare-[0-9]*"' "$T/page3.html" | tr '\n' ' ')" \
     'data-plot="compare-1" data-plot="compare-2" ' "one comparison panel per new file"
 agrees "$T/page3.html" 2 "$T/base.json" "$T/new.json" "$T/new2.json"
-is "$(drawn "$T/page3.html" 2 | cut -f2,3,4 | sed -n 1p)" "bw_mem rd pages=normal size_bytes=65536	worse	0.5" \
+is "$(drawn "$T/page3.html" 2 | cut -f2,3,4 | sed -n 1p)" "bw_mem rd pages=4k size_bytes=65536	worse	0.5" \
     "compare-2 first: bw_mem rd halved, worse"
 c1=$(section "$T/page3.html" 1 | grep -o '<g class="series"[^>]*fill="#[0-9a-f]*"' | sed 's/.*fill="//; s/"//' | sort -u)
 c2=$(section "$T/page3.html" 2 | grep -o '<g class="series"[^>]*fill="#[0-9a-f]*"' | sed 's/.*fill="//; s/"//' | sort -u)
