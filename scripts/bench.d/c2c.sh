@@ -38,10 +38,28 @@ else
         pick bench-c2c-ref 'NF == 3 { print $1 }'
     }
 
+    # The least sample of each side: the round trip with neither end off its CPU,
+    # the figure to look at when other work shares the CPUs (info).
+    ours_c2c_min() {
+        run "$BIN/lat_c2c" --json cas "$C2C_A,$C2C_B"
+        pick "lat_c2c --json cas" '/"min":/ { gsub(/[^0-9.e+-]/, "", $2); print $2; exit }'
+    }
+
+    ref_c2c_min() {
+        run "$C2C_REF" "$C2C_A" "$C2C_B"
+        pick bench-c2c-ref 'NF == 3 { print $2 }'
+    }
+
     DESCRIBE="$DESCRIBE  lat_c2c cas $C2C_A,$C2C_B (ns)     vs  $C2C_REF (scripts/bench-c2c-ref.c, -O2,
                                 two pthreads pinned to CPUs $C2C_A and $C2C_B, C11 compare-and-swap
-                                ping-pong; median of 15 samples of 10 ms)
+                                ping-pong; median of 15 samples of 10 ms); and the
+                                least sample of each (info: the figure with neither
+                                end off its CPU, for a busy machine)
 "
     CASES="$CASES
 c2c-cas|lat_c2c cas, CPUs $C2C_A,$C2C_B (ns)|ours_c2c cas|ref_c2c|eq10|3"
+    if "$BIN/lat_c2c" --json -N 1 cas "$C2C_A,$C2C_B" >/dev/null 2>&1; then
+        CASES="$CASES
+c2c-cas-min|lat_c2c cas, least sample (ns)|ours_c2c_min|ref_c2c_min|info|2"
+    fi
 fi
