@@ -1050,7 +1050,7 @@ static void render_plot(FILE *out, const struct plot *p, const struct lmb_rs_fil
                 has = true;
                 band |= p->s[i].band != BAND_NONE;
             }
-        if (has && !band) {
+        if (has && !band && p->note == NULL) {
             fputs("No band for ", out);
             lmb_graph_escape(out, flabel(files, nfiles, fi));
             fputs(files[fi].format == LMB_RS_RAW3 ? ": an lmbench 3 file keeps no samples. "

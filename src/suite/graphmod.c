@@ -172,8 +172,9 @@ static void heatmap(FILE *out, const struct lmb_sum_matrix *m, const char *fname
                 lx, ly, lh);
         for (int k = 0; k < 3; k++) {
             double v = hi - (hi - lo) * k / 2.0;
-            fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%.4g %s</text>\n", lx + 20,
-                    ly + lh * k / 2.0 + 4, v, m->unit);
+            fprintf(out, v >= 1e4 ? "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%.0f %s</text>\n"
+                                  : "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%.4g %s</text>\n",
+                    lx + 20, ly + lh * k / 2.0 + 4, v, m->unit);
         }
         fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", lx, ly + lh + 22,
                 m->higher_better ? "darker: more" : "darker: slower");
@@ -234,7 +235,8 @@ static void loaded_plot(FILE *out, const struct lmb_rs_file *files, int nfiles, 
         "bandwidth the loaders delivered", "bandwidth delivered by the loaders (MB/s)",
         "ns per load", 0, -1,
         "One line per file and load (rd: the loaders read, wr: they write), its points in the "
-        "order of the bandwidth measured; the first point is the chase alone (no load).",
+        "order of the bandwidth measured; the first point is the chase alone (no load). No "
+        "bands: a point is two records (latency and bandwidth).",
         "load" };
 
     if (lines == NULL || names == NULL || xs == NULL || ys == NULL)

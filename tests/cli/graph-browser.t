@@ -24,13 +24,16 @@ trap 'lmb_chromium_kill; _cleanup' EXIT
 
 run "$LMBENCH" graph -o "$T/page.html" "$G/run-a.json" "$G/run-b.json" "$FIX/lmbench3-x86_64-linux-vm.0"
 is "$RC:$ERR" "0:" "graph of two runs of ours and an lmbench 3 file: exit 0, nothing on stderr"
+M=$FIX/modern
+run "$LMBENCH" graph -o "$T/modern.html" "$M/big.json" "$M/small.json" "$M/scale.json"
+is "$RC:$ERR" "0:" "graph of the modern fixtures (heat maps, loaded latency, scaling): exit 0"
 
 # --- one browser run: the real page and the hand-made ones ------------------------------
 
 TAG=$(new_tag)
 LMB_CHROMIUM_TAG=$TAG
 mkdir "$T/b"
-lmb_browser_check "$T/b" "$T/page.html" "$G/good.html" "$G/overlap.html" "$G/empty.html" \
+lmb_browser_check "$T/b" "$T/page.html" "$T/modern.html" "$G/good.html" "$G/overlap.html" "$G/empty.html" \
     "$G/nolegend.html" "$G/clipped.html" >"$T/found" 2>"$T/found.err"
 crc=$?
 LMB_CHROMIUM_TAG=
@@ -69,6 +72,13 @@ like "$P" '^context-switch series=[1-9][0-9]* drawn=[1-9]' "the page: a context 
 unlike "$P" ' labels=0 ' "the page: every plot has text labels that the check measured"
 is "$(problems "$T/page.html")" "" \
     "the page: no overlapping or cut-off labels, no empty plot, every series in the legend, no script error"
+
+# The modern plots: heat maps, the loaded-latency and the scaling curves.
+MP=$(plots "$T/modern.html")
+like "$MP" '^loaded-latency series=3 drawn=3' "the modern page: the loaded-latency curve, drawn"
+like "$MP" '^scale-2-0 series=2 drawn=2' "the modern page: a scaling curve and its ideal line, drawn"
+is "$(problems "$T/modern.html")" "" \
+    "the modern page: no overlapping or cut-off labels (heat maps too), every series in the legend"
 
 # --- one screenshot per plot type -------------------------------------------------------
 
