@@ -1011,6 +1011,14 @@ static void catch_signals(struct sigaction old[3])
     signal(SIGPIPE, SIG_IGN);
 }
 
+static void restore_signals(const struct sigaction old[3])
+{
+    static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
+}
+
 static void progress(const struct scale_opts *o, int k, double spent)
 {
     char eta[32];
@@ -1027,130 +1035,158 @@ static void progress(const struct scale_opts *o, int k, double spent)
             o->bench->name, o->copies[k], k + 1, o->ncopies, lmb_eta_format(left, eta, sizeof eta));
 }
 
-static int run_scale(const struct scale_opts *o)
-{
-    struct curves cv = { 0 };
-    struct seen seen = { 0 };
-    struct sigaction old[3];
-    json_t *first = NULL, *records = json_array();
-    char *end = NULL;
-    bool failed = false, interrupted = false, any = false;
-    int rc = LMB_EXIT_OK, done = 0;
-    double spent = 0;
+/* What the points gave, as they run. */
+struct scale_run {
+    struct curves cv;
+    struct seen seen;
+    json_t *first;                   /* the first point's document */
+    json_t *records;                 /* every point's records, in order */
+    char *end;                       /* the last point's run.end */
+    bool failed, interrupted, any;   /* any: a point exited 0 */
+    int done;                        /* points run to their end */
+    double spent;                    /* their seconds */
+};
 
+/* Takes point k's outcome into sr. Returns -1 to go on, or the exit status
+ * that ends the run (the command refused its arguments, or it is skipped). */
+static int take_point(const struct scale_opts *o, int k, struct outcome *r, struct scale_run *sr)
+{
+    json_error_t jerr;
+    json_t *doc = NULL, *res, *end;
+    char last[300];
+    int rc = -1;
+
+    if (r->status == LMB_EXIT_USAGE) {
+        /* The command refused its arguments: its message is the answer. */
+        if (r->err.n)
+            fwrite(r->err.p, 1, r->err.n, stderr);
+        return LMB_EXIT_USAGE;
+    }
+    if (r->out.n > 0)
+        doc = json_loadb(r->out.p, r->out.n, 0, &jerr);
+    res = json_object_get(doc, "results");
+    last_line(r->err.p, r->err.n, last, sizeof last);
+    sr->done++;
+    if (!json_is_array(res)) {
+        char *why = sr->cv.point_why[k];
+        snprintf(why, sizeof sr->cv.point_why[k], "%s",
+                 r->timed_out ? "no result within the --timeout; its processes were killed"
+                 : r->signal ? strsignal(r->signal)
+                 : last[0] ? last : "no results document");
+        fprintf(stderr, "lmbench scale: -P %u: %s\n", o->copies[k], why);
+        sr->failed = true;
+        json_decref(doc);
+        return -1;
+    }
+    pass_messages(&sr->seen, o->copies[k], &r->err);
+    if (r->status != 0 && r->status != LMB_EXIT_SKIPPED)
+        sr->failed = true;
+    if (r->status == 0)
+        sr->any = true;
+    if (sr->first == NULL)
+        sr->first = json_incref(doc);
+    end = json_object_get(json_object_get(doc, "run"), "end");
+    free(sr->end);
+    sr->end = json_is_string(end) ? strdup(json_string_value(end)) : NULL;
+    json_array_extend(sr->records, res);
+    add_point(&sr->cv, o, k, res);
+    if (k == 0 && r->status == LMB_EXIT_SKIPPED) {
+        fprintf(stderr, "lmbench scale: %s is skipped at -P %u%s%s; not run further\n",
+                o->bench->name, o->copies[0], last[0] ? ": " : "", last);
+        rc = LMB_EXIT_SKIPPED;
+    }
+    json_decref(doc);
+    return rc;
+}
+
+/* Runs the points in order until they are done, one ends the run, or a
+ * signal stops it. Returns -1, or the exit status that ends the run. */
+static int run_points(const struct scale_opts *o, struct scale_run *sr)
+{
     for (int k = 0; k < o->ncopies; k++)
         if (o->copies[k] > (unsigned)o->ncpus) {
             fprintf(stderr, "lmbench scale: -P %u is more than the %d usable CPUs: its copies "
                     "share CPUs\n", o->copies[k], o->ncpus);
             break;
         }
-    catch_signals(old);
     for (int k = 0; k < o->ncopies && !scale_stop; k++) {
         struct outcome r;
-        json_error_t jerr;
-        json_t *doc = NULL, *res;
-        char last[300];
+        int rc;
 
-        progress(o, k, spent);
+        progress(o, k, sr->spent);
         run_point(o, o->copies[k], &r);
-        spent += r.elapsed;
+        sr->spent += r.elapsed;
         if (r.interrupted || scale_stop) {
-            interrupted = true;
             outcome_free(&r);
             break;
         }
-        if (r.status == LMB_EXIT_USAGE) {
-            /* The command refused its arguments: its message is the answer. */
-            if (r.err.n)
-                fwrite(r.err.p, 1, r.err.n, stderr);
-            outcome_free(&r);
-            rc = LMB_EXIT_USAGE;
-            goto out;
-        }
-        if (r.out.n > 0)
-            doc = json_loadb(r.out.p, r.out.n, 0, &jerr);
-        res = json_object_get(doc, "results");
-        last_line(r.err.p, r.err.n, last, sizeof last);
-        done++;
-        if (!json_is_array(res)) {
-            snprintf(cv.point_why[k], sizeof cv.point_why[k], "%s",
-                     r.timed_out ? "no result within the --timeout; its processes were killed"
-                     : r.signal ? strsignal(r.signal)
-                     : last[0] ? last : "no results document");
-            fprintf(stderr, "lmbench scale: -P %u: %s\n", o->copies[k], cv.point_why[k]);
-            failed = true;
-            json_decref(doc);
-            outcome_free(&r);
-            continue;
-        }
-        pass_messages(&seen, o->copies[k], &r.err);
-        if (r.status != 0 && r.status != LMB_EXIT_SKIPPED)
-            failed = true;
-        if (first == NULL)
-            first = json_incref(doc);
-        free(end);
-        end = json_is_string(json_object_get(json_object_get(doc, "run"), "end"))
-                  ? strdup(json_string_value(json_object_get(json_object_get(doc, "run"), "end")))
-                  : NULL;
-        json_array_extend(records, res);
-        add_point(&cv, o, k, res);
-        if (r.status == 0)
-            any = true;
-        json_decref(doc);
+        rc = take_point(o, k, &r, sr);
         outcome_free(&r);
-        if (k == 0 && r.status == LMB_EXIT_SKIPPED) {
-            fprintf(stderr, "lmbench scale: %s is skipped at -P %u%s%s; not run further\n",
-                    o->bench->name, o->copies[0], last[0] ? ": " : "", last);
-            rc = LMB_EXIT_SKIPPED;
-            break;
-        }
+        if (rc >= 0)
+            return rc;
     }
     if (scale_stop)
-        interrupted = true;
+        sr->interrupted = true;
+    return -1;
+}
 
-    /* The curves, the table, the document. */
-    int stops_at = 0;
-    for (size_t i = 0; i < cv.n; i++) {
-        struct series *s = &cv.s[i];
-        s->stop = lmb_scale_stop(s->pt, (size_t)done, o->min_eff, s->why, sizeof s->why);
+/* The curves' stops, the table, the document. Returns the exit status of
+ * the outputs: 0, or 1 when one could not be written. */
+static int report(const struct scale_opts *o, struct scale_run *sr)
+{
+    struct scale_opts shown = *o;   /* the points that ran */
+    FILE *tf = o->json ? stderr : stdout;
+    int stops_at = 0, rc = 0;
+
+    shown.ncopies = sr->done;
+    for (size_t i = 0; i < sr->cv.n; i++) {
+        struct series *s = &sr->cv.s[i];
+        s->stop = lmb_scale_stop(s->pt, (size_t)sr->done, o->min_eff, s->why, sizeof s->why);
         if (s->stop >= 0 && (stops_at == 0 || s->pt[s->stop].copies < (unsigned)stops_at))
             stops_at = (int)s->pt[s->stop].copies;
     }
-    {
-        struct scale_opts shown = *o;
-        FILE *tf = o->json ? stderr : stdout;
-        shown.ncopies = done;
-        for (size_t i = 0; i < cv.n; i++)
-            print_series(tf, &shown, &cv, &cv.s[i]);
-        if (interrupted)
-            fprintf(tf, "interrupted after %d of %d points\n", done, o->ncopies);
-        if (tf == stdout && lmb_verb_check_output("scale", stdout, "the table") != 0)
-            rc = LMB_EXIT_FAILED;
-    }
-    if (first != NULL && (o->json || o->out)) {
-        struct scale_opts shown = *o;
-        shown.ncopies = done;
-        json_t *doc = document(o, first, end, records,
-                               interrupted ? "interrupted" : failed ? "failed" : "ok",
-                               scale_object(&shown, &cv, stops_at));
+    for (size_t i = 0; i < sr->cv.n; i++)
+        print_series(tf, &shown, &sr->cv, &sr->cv.s[i]);
+    if (sr->interrupted)
+        fprintf(tf, "interrupted after %d of %d points\n", sr->done, o->ncopies);
+    if (tf == stdout && lmb_verb_check_output("scale", stdout, "the table") != 0)
+        rc = LMB_EXIT_FAILED;
+    if (sr->first != NULL && (o->json || o->out)) {
+        json_t *doc = document(o, sr->first, sr->end, sr->records,
+                               sr->interrupted ? "interrupted" : sr->failed ? "failed" : "ok",
+                               scale_object(&shown, &sr->cv, stops_at));
         if (write_outputs(o, doc) != 0)
             rc = LMB_EXIT_FAILED;
         json_decref(doc);
     }
-    if (rc == LMB_EXIT_OK && failed)
-        rc = LMB_EXIT_FAILED;
-    if (rc == LMB_EXIT_OK && !any && !interrupted)
-        rc = first == NULL ? LMB_EXIT_FAILED : LMB_EXIT_SKIPPED;
-    if (interrupted)
-        rc = 128 + (scale_stop ? scale_stop : SIGINT);
-out:
-    for (int i = 0; i < 3; i++)
-        sigaction(i == 0 ? SIGINT : i == 1 ? SIGTERM : SIGHUP, &old[i], NULL);
-    curves_free(&cv);
-    seen_free(&seen);
-    json_decref(first);
-    json_decref(records);
-    free(end);
+    return rc;
+}
+
+static int run_scale(const struct scale_opts *o)
+{
+    struct scale_run sr = { .records = json_array() };
+    struct sigaction old[3];
+    int rc;
+
+    catch_signals(old);
+    rc = run_points(o, &sr);
+    if (rc != LMB_EXIT_USAGE) {
+        int out = report(o, &sr);
+        if (rc < 0)
+            rc = sr.failed || out ? LMB_EXIT_FAILED
+                 : sr.any ? LMB_EXIT_OK
+                 : sr.first == NULL ? LMB_EXIT_FAILED : LMB_EXIT_SKIPPED;
+        else if (out)
+            rc = LMB_EXIT_FAILED;
+        if (sr.interrupted)
+            rc = 128 + (int)scale_stop;
+    }
+    restore_signals(old);
+    curves_free(&sr.cv);
+    seen_free(&sr.seen);
+    json_decref(sr.first);
+    json_decref(sr.records);
+    free(sr.end);
     return rc;
 }
 
