@@ -361,6 +361,40 @@ int lmb_numa_sched(const struct lmb_topology *t, int node, const struct lmb_sche
     return usable;
 }
 
+int lmb_numa_pin_node(const struct lmb_topology *t, int node, char *err, size_t errlen)
+{
+    int cpus[LMB_MAX_CPUS], n = lmb_topology_node_cpus(t, node, cpus, LMB_MAX_CPUS), k = 0;
+    cpu_set_t now, want;
+
+    if (n == 0) {
+        snprintf(err, errlen, "node %d has no CPUs", node);
+        return -1;
+    }
+    CPU_ZERO(&now);
+    CPU_ZERO(&want);
+    if (sched_getaffinity(0, sizeof now, &now) != 0) {
+        snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (cpus[i] < CPU_SETSIZE && CPU_ISSET(cpus[i], &now)) {
+            CPU_SET(cpus[i], &want);
+            k++;
+        }
+    if (k == 0) {
+        char list[128];
+        lmb_numa_cpulist(cpus, n, list, sizeof list);
+        snprintf(err, errlen, "none of node %d's CPUs (%s) may be used by this thread", node,
+                 list);
+        return -1;
+    }
+    if (sched_setaffinity(0, sizeof want, &want) != 0) {
+        snprintf(err, errlen, "sched_setaffinity to node %d: %s", node, strerror(errno));
+        return -1;
+    }
+    return k;
+}
+
 void lmb_numa_cpulist(const int *cpus, int n, char *buf, size_t len)
 {
     size_t o = 0;

@@ -104,6 +104,12 @@ void lmb_numa_take_fraction(struct lmb_record *rec, struct lmb_result *res);
 int lmb_numa_sched(const struct lmb_topology *t, int node, const struct lmb_sched *base,
                    struct lmb_sched *out, int *listed);
 
+/* Confines the calling thread to the CPUs of `node` (those of the topology
+ * that its affinity allows now), for code that runs on a node outside
+ * lmb_measure (a helper thread, a loader). Returns how many CPUs that is, or
+ * -1 with the reason (no such CPU here, sched_setaffinity refused). */
+int lmb_numa_pin_node(const struct lmb_topology *t, int node, char *err, size_t errlen);
+
 /* A CPU list ("0-3,8") of cpus[0..n), ascending, into buf. */
 void lmb_numa_cpulist(const int *cpus, int n, char *buf, size_t len);
 

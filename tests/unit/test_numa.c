@@ -2,10 +2,11 @@
 /* Unit tests of src/lib/numa.c that need no second node: the mbind node mask,
  * counting per-page answers, the placement verdict and its reason, the
  * fraction moved from a copy's fact to a record parameter, the placement on a
- * node's CPUs (from a topology made here), CPU lists; and, where this kernel
- * binds memory, a buffer bound to node 0 found on node 0 and a bind to a node
- * that does not exist refused with the reason. */
+ * node's CPUs and pinning a thread to a node (from topologies made here), CPU
+ * lists; and, where this kernel binds memory, a buffer bound to node 0 found
+ * on node 0 and a bind to a node that does not exist refused with the reason. */
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -207,6 +208,49 @@ static void test_sched(void **state)
     free(out);
 }
 
+/* Pinning this thread to a node of a topology made from its own affinity:
+ * the CPUs it may use as node 0, one it may not as node 1. */
+static void test_pin_node(void **state)
+{
+    struct lmb_topology *t = calloc(1, sizeof *t);
+    cpu_set_t before, after;
+    char err[200];
+    int n = 0, missing = -1;
+
+    (void)state;
+    assert_non_null(t);
+    assert_int_equal(sched_getaffinity(0, sizeof before, &before), 0);
+    for (int c = 0; c < CPU_SETSIZE && n < LMB_MAX_CPUS - 1; c++) {
+        if (CPU_ISSET(c, &before))
+            t->cpu[n++] = (struct lmb_cpu_topo){ .cpu = c, .node = 0, .core = -1,
+                                                 .package = -1, .sibling = -1,
+                                                 .core_first = -1 };
+        else if (missing < 0)
+            missing = c;
+    }
+    if (missing >= 0)
+        t->cpu[n++] = (struct lmb_cpu_topo){ .cpu = missing, .node = 1, .core = -1,
+                                             .package = -1, .sibling = -1, .core_first = -1 };
+    t->ncpus = n;
+    t->nnodes = 3;
+    t->nodes[0] = 0;
+    t->nodes[1] = 1;
+    t->nodes[2] = 2;
+
+    assert_int_equal(lmb_numa_pin_node(t, 0, err, sizeof err), CPU_COUNT(&before));
+    assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+    assert_true(CPU_EQUAL(&before, &after));
+    if (missing >= 0) {
+        assert_int_equal(lmb_numa_pin_node(t, 1, err, sizeof err), -1);
+        assert_non_null(strstr(err, "none of node 1's CPUs"));
+    }
+    assert_int_equal(lmb_numa_pin_node(t, 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "node 2 has no CPUs"));
+    assert_int_equal(sched_getaffinity(0, sizeof after, &after), 0);
+    assert_true(CPU_EQUAL(&before, &after));
+    free(t);
+}
+
 /* This kernel's node 0, where it binds memory at all (a container may forbid
  * mbind; a kernel without NUMA has none). */
 static void test_bind_here(void **state)
@@ -264,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_take_fraction),
         cmocka_unit_test(test_cpulist),
         cmocka_unit_test(test_sched),
+        cmocka_unit_test(test_pin_node),
         cmocka_unit_test(test_bind_here),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
