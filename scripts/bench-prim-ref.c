@@ -21,6 +21,7 @@
  *   create                       pthread_create + pthread_join, a thread that returns
  *   mutex                        one round trip of a hand-off through three mutexes
  *   cond                         one round trip of a condition-variable ping-pong
+ *                                (the mutex held by the measuring end between waits)
  * -c A pins the measuring end (and the other end) to CPU A; -c A,B the other
  * end to B. The operation runs untimed for -w seconds first (default 0.3: the
  * harness's calibration and untimed interval come before its timed ones too,
@@ -165,6 +166,8 @@ static void ops(long n)
     struct epoll_event ev[8];
     pthread_t t;
 
+    if (mode == COND)
+        pthread_mutex_lock(&pg->lk);
     for (long i = 0; i < n; i++) {
         switch (mode) {
         case FUTEX:
@@ -198,15 +201,16 @@ static void ops(long n)
             step = (step + 1) % 3;
             break;
         case COND:
-            pthread_mutex_lock(&pg->lk);
+            /* The lock is held across the loop (taken below). */
             pg->who = 1;
             pthread_cond_signal(&pg->cv[1]);
             while (pg->who != 0)
                 pthread_cond_wait(&pg->cv[0], &pg->lk);
-            pthread_mutex_unlock(&pg->lk);
             break;
         }
     }
+    if (mode == COND)
+        pthread_mutex_unlock(&pg->lk);
 }
 
 static double now(void)
