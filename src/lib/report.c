@@ -639,6 +639,11 @@ static void copy_placement(struct lmb_result *out, const struct lmb_result *from
     for (unsigned i = 0; i < from->nwarnings && i < LMB_MAX_RESULT_WARNINGS; i++)
         memcpy(out->warnings[i], from->warnings[i], sizeof out->warnings[i]);
     out->nwarnings = from->nwarnings;
+    /* The facts of the measurement (where its ends ran, the pages its buffers
+     * got) are the derived figure's facts too. */
+    for (unsigned i = 0; i < from->nfacts && i < LMB_MAX_FACTS; i++)
+        out->facts[i] = from->facts[i];
+    out->nfacts = from->nfacts < LMB_MAX_FACTS ? from->nfacts : LMB_MAX_FACTS;
     if (from->copies > 0 && from->cpu_assigned != NULL && from->cpu_ran != NULL) {
         out->cpu_assigned = malloc(from->copies * sizeof *out->cpu_assigned);
         out->cpu_ran = malloc(from->copies * sizeof *out->cpu_ran);
