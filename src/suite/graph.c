@@ -47,6 +47,8 @@ static void help(void)
            "marked; bandwidth against size for each bw_mem operation and the file and\n"
            "mmap re-reads; context-switch time against the number of processes. Bands\n"
            "show each point's spread; a plot of more than 6 series is split into panels.\n"
+           "Where the files hold them: core-to-core and NUMA heat maps, latency under\n"
+           "load against delivered bandwidth, and the scaling curve of lmbench scale -o.\n"
            "Viewing it needs no network.\n"
            "\nOptions:\n"
            "  -o FILE      write the page into FILE (default: standard output)\n"

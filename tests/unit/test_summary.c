@@ -474,6 +474,204 @@ static void test_sconf(void **state)
     assert_int_equal(lmb_sconf_set(&c, "REMOTE", "a.example b", err, sizeof err), 0);
 }
 
+
+/* --- the Modern tables ----------------------------------------------------------- */
+
+static const struct lmb_sum_table *table(const char *key)
+{
+    for (size_t t = 0; t < lmb_sum_ntables; t++)
+        if (strcmp(lmb_sum_tables[t].key, key) == 0)
+            return &lmb_sum_tables[t];
+    return NULL;
+}
+
+static const struct lmb_sum_col *tcol(const char *tkey, const char *ckey)
+{
+    const struct lmb_sum_table *t = table(tkey);
+    for (int c = 0; t != NULL && c < t->ncols; c++)
+        if (strcmp(t->cols[c].key, ckey) == 0)
+            return &t->cols[c];
+    return NULL;
+}
+
+static void c2c_pair(struct lmb_rs_file *f, int a, int b, const char *rel, double ns)
+{
+    struct lmb_rs_record *r = lmb_rs_add(f, "lat_c2c", "cas", "ns");
+    lmb_rs_param_num(r, "cpu_a", LMB_RS_INT, a);
+    lmb_rs_param_num(r, "cpu_b", LMB_RS_INT, b);
+    lmb_rs_param_str(r, "relation", rel);
+    r->compat = lmb_rs_strdup("new: a test");
+    if (isnan(ns))
+        lmb_rs_set_status(r, LMB_RS_SKIPPED, "CPU 9 is offline");
+    else
+        lmb_rs_set_value(r, ns);
+}
+
+/* Min, median and max over the pairs (of any compat), the relation of the
+ * fastest and slowest, the unmeasured pairs said; all unmeasured: blank
+ * with the reason; the matrix symmetric. */
+static void test_modern_c2c(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_sum_cellx x;
+    struct lmb_sum_matrix *m;
+    char text[64];
+    int n;
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    c2c_pair(&f, 0, 1, "smt", 20);
+    c2c_pair(&f, 0, 2, "socket", 150);
+    c2c_pair(&f, 1, 2, "core", 60);
+    c2c_pair(&f, 2, 3, "core", 70);
+    c2c_pair(&f, 0, 9, "unknown", NAN);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_c2c", "min"), &x);
+    assert_true(x.value == 20);
+    assert_non_null(strstr(x.info, "CPUs 0 and 1 (smt), the fastest of 4 pairs"));
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_c2c", "median"), &x);
+    assert_true(x.value == 65);          /* the mean of the middle two */
+    assert_non_null(strstr(x.info, "1 pair unmeasured"));
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_c2c", "max"), &x);
+    assert_true(x.value == 150);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_c2c", "pairs"), &x);
+    assert_true(x.value == 4);
+    lmb_sum_cell(NULL, &f, tcol("modern_c2c", "max_relation"), text, sizeof text);
+    assert_string_equal(text, "socket");
+    n = lmb_sum_matrices(&f, &m);
+    assert_int_equal(n, 1);
+    assert_int_equal(m[0].n, 5);          /* CPUs 0 1 2 3 9 */
+    assert_true(m[0].v[0 * 5 + 2] == 150 && m[0].v[2 * 5 + 0] == 150);
+    assert_int_equal(m[0].rel[1], 's');
+    assert_true(isnan(m[0].v[0 * 5 + 4]));
+    assert_string_equal(m[0].why[4 * 5 + 0], "CPU 9 is offline");
+    assert_int_equal(m[0].measured, 4);
+    assert_int_equal(m[0].unmeasured, 1);
+    lmb_sum_matrices_free(m, n);
+    lmb_rs_free(&f);
+
+    memset(&f, 0, sizeof f);
+    c2c_pair(&f, 0, 9, "unknown", NAN);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_c2c", "min"), &x);
+    assert_true(isnan(x.value));
+    assert_non_null(strstr(x.blank, "CPU 9 is offline"));
+    lmb_rs_free(&f);
+}
+
+static void numa_rec(struct lmb_rs_file *f, const char *b, int cn, int mn, double v)
+{
+    struct lmb_rs_record *r = lmb_rs_add(f, b, strcmp(b, "bw_numa") == 0 ? "rd" : NULL,
+                                         strcmp(b, "bw_numa") == 0 ? "MB/s" : "ns");
+    lmb_rs_param_num(r, "cpu_node", LMB_RS_INT, cn);
+    lmb_rs_param_num(r, "mem_node", LMB_RS_INT, mn);
+    lmb_rs_set_value(r, v);
+}
+
+/* NUMA: local the median of the diagonal, remote the worst other pair (the
+ * highest latency, the lowest bandwidth); one node: "one node". */
+static void test_modern_numa(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_sum_cellx x;
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    numa_rec(&f, "lat_numa", 0, 0, 90);
+    numa_rec(&f, "lat_numa", 1, 1, 100);
+    numa_rec(&f, "lat_numa", 0, 1, 140);
+    numa_rec(&f, "lat_numa", 1, 0, 150);
+    numa_rec(&f, "bw_numa", 0, 1, 9000);
+    numa_rec(&f, "bw_numa", 1, 0, 8000);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_memory", "numa_local"), &x);
+    assert_true(x.value == 95);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_memory", "numa_remote"), &x);
+    assert_true(x.value == 150);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_bandwidth", "numa_remote"), &x);
+    assert_true(x.value == 8000);
+    lmb_rs_free(&f);
+
+    memset(&f, 0, sizeof f);
+    numa_rec(&f, "lat_numa", 0, 0, 90);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_memory", "numa_remote"), &x);
+    assert_true(isnan(x.value));
+    assert_string_equal(x.word, "one node");
+    assert_non_null(strstr(x.blank, "one NUMA node"));
+    lmb_rs_free(&f);
+}
+
+static void mem_rec(struct lmb_rs_file *f, const char *pages, double size, double ns, double pct)
+{
+    struct lmb_rs_record *r = lmb_rs_add(f, "lat_mem_rd", "random", "ns");
+    lmb_rs_param_num(r, "size_bytes", LMB_RS_INT, size);
+    lmb_rs_param_num(r, "stride_bytes", LMB_RS_INT, 64);
+    lmb_rs_param_str(r, "pages", pages);
+    lmb_rs_param_num(r, "huge_percent", LMB_RS_INT, pct);
+    lmb_rs_set_value(r, ns);
+}
+
+/* Huge pages: the largest size both kinds measured; a huge-page figure of
+ * few huge pages is marked; one kind alone fills nothing. */
+static void test_modern_huge(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_sum_cellx x;
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    mem_rec(&f, "4k", 1 << 20, 5, 0);
+    mem_rec(&f, "4k", 64 << 20, 110, 0);
+    mem_rec(&f, "4k", 128 << 20, 120, 0);      /* no thp point at this size */
+    mem_rec(&f, "thp", 1 << 20, 5, 100);
+    mem_rec(&f, "thp", 64 << 20, 80, 20);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_memory", "pages_4k"), &x);
+    assert_true(x.value == 110);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_memory", "pages_huge"), &x);
+    assert_true(x.value == 80);
+    assert_int_equal(x.mark, LMB_SUM_MARK_SUBST);
+    assert_non_null(strstr(x.subst, "20%"));
+    lmb_rs_free(&f);
+
+    memset(&f, 0, sizeof f);
+    mem_rec(&f, "4k", 64 << 20, 110, 0);
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_memory", "pages_4k"), &x);
+    assert_true(isnan(x.value));
+    lmb_sum_cell_ex(NULL, &f, tcol("modern_memory", "pages_huge"), &x);
+    assert_true(isnan(x.value));
+    assert_non_null(strstr(x.blank, "no huge-page record"));
+    lmb_rs_free(&f);
+}
+
+/* A Modern table shows only the columns some file has, none without one of
+ * its own (fork beside nothing is not a reason to show the processes
+ * table); its header wraps each label into its width. */
+static void test_modern_columns(void **state)
+{
+    struct lmb_rs_file f;
+    struct lmb_rs_record *r;
+    int idx[LMB_SUM_MAX_COLS], n;
+    char head[3][512], dashes[512];
+
+    (void)state;
+    memset(&f, 0, sizeof f);
+    r = lmb_rs_add(&f, "lat_proc", "fork", "us");
+    lmb_rs_set_value(r, 90);
+    assert_int_equal(lmb_sum_shown_cols(NULL, &f, 1, table("modern_processes"), idx), 0);
+    assert_int_equal(lmb_sum_shown_cols(NULL, &f, 1, table("processes"), idx),
+                     table("processes")->ncols);
+    r = lmb_rs_add(&f, "lat_proc", "vfork", "us");
+    lmb_rs_set_value(r, 30);
+    n = lmb_sum_shown_cols(NULL, &f, 1, table("modern_processes"), idx);
+    assert_int_equal(n, 2);
+    assert_string_equal(table("modern_processes")->cols[idx[0]].key, "fork");
+    assert_string_equal(table("modern_processes")->cols[idx[1]].key, "vfork");
+    assert_int_equal(lmb_sum_dynamic_head(table("modern_processes"), idx, n, head, dashes,
+                                          sizeof dashes), 2);
+    assert_string_equal(head[0], "Host                 OS fork  vfork");
+    assert_string_equal(head[1], "                        proc  proc");
+    assert_string_equal(dashes, "--------- ------------- ----- -----");
+    assert_int_equal(lmb_sum_shown_cols(NULL, &f, 1, table("modern_c2c"), idx), 0);
+    lmb_rs_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +689,10 @@ int main(void)
         cmocka_unit_test(test_memlat_prefetched),
         cmocka_unit_test(test_memlat_none),
         cmocka_unit_test(test_sconf),
+        cmocka_unit_test(test_modern_c2c),
+        cmocka_unit_test(test_modern_numa),
+        cmocka_unit_test(test_modern_huge),
+        cmocka_unit_test(test_modern_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
