@@ -399,8 +399,25 @@ static void scale_doc(FILE *out, json_t *doc, const struct lmb_rs_file *files, i
         struct lmb_graph_vline vl;
         struct lmb_graph_spec spec;
         double one = NAN;
+        json_t *stop = stops, *ser, *why = NULL;
+        size_t si;
         if (s->n == 0)
             continue;
+        /* run.scale.series: this curve's own stop point and its reason. */
+        json_array_foreach(json_object_get(sc, "series"), si, ser) {
+            json_t *c = json_object_get(ser, "case"), *p = json_object_get(ser, "params");
+            const char *b = json_string_value(json_object_get(ser, "benchmark"));
+            char *ps = p ? json_dumps(p, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+            char key[512];
+            snprintf(key, sizeof key, "%s %s %s", b ? b : "",
+                     json_is_string(c) ? json_string_value(c) : "", ps ? ps : "{}");
+            free(ps);
+            if (strcmp(key, s->key) == 0) {
+                stop = json_object_get(ser, "stops_at");
+                why = json_object_get(ser, "reason");
+                break;
+            }
+        }
         for (size_t j = 0; j < s->n; j++) {
             pairs[j][0] = s->x[j];
             pairs[j][1] = s->y[j];
@@ -432,19 +449,21 @@ static void scale_doc(FILE *out, json_t *doc, const struct lmb_rs_file *files, i
         l[0] = (struct lmb_graph_line){ nm[0], fi, "", s->x, s->y, s->n };
         l[1] = (struct lmb_graph_line){ nm[1], fi, "", s->x, ideal, s->n };
         snprintf(note, sizeof note, "Throughput: %s. The ideal line is the throughput of one copy "
-                 "times the copies. ", s->higher ? "the bandwidth of all copies together"
-                                                 : "the copies divided by the latency of one "
-                                                   "operation");
+                 "times the copies. %s%s%s", s->higher ? "the bandwidth of all copies together"
+                                                       : "the copies divided by the latency of "
+                                                         "one operation",
+                 json_is_string(why) ? "lmbench scale: " : "",
+                 json_is_string(why) ? json_string_value(why) : "", json_is_string(why) ? "." : "");
         spec = (struct lmb_graph_spec){ id, title, "copies (-P)", ylabel, -1, -1, note, NULL };
-        if (json_is_integer(stops)) {
+        if (json_is_integer(stop)) {
             snprintf(label, sizeof label, "stops scaling at %lld copies",
-                     (long long)json_integer_value(stops));
+                     (long long)json_integer_value(stop));
             snprintf(tip, sizeof tip, "lmbench scale: the curve stops scaling at -P %lld",
-                     (long long)json_integer_value(stops));
-            vl = (struct lmb_graph_vline){ (double)json_integer_value(stops), fi, "stop", label,
+                     (long long)json_integer_value(stop));
+            vl = (struct lmb_graph_vline){ (double)json_integer_value(stop), fi, "stop", label,
                                            tip };
         }
-        lmb_graph_lines(out, &spec, l, 2, &vl, json_is_integer(stops) ? 1 : 0, files, nfiles, sid);
+        lmb_graph_lines(out, &spec, l, 2, &vl, json_is_integer(stop) ? 1 : 0, files, nfiles, sid);
     }
     free(g);
 }
