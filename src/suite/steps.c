@@ -147,6 +147,30 @@ static const struct entry table[] = {
     { F, OS, NULL, false, "lat_sem", SW_NONE, NULL, false, 0.11, true },
     { F, OS, NULL, false, "lat_fcntl", SW_NONE, NULL, false, 0.11, true },
     { F, HW, NULL, false, "cache -M $MBm", SW_NONE, NULL, false, 16.8, false },
+    /* Beyond lmbench 3's suite: the modern kernel primitives (each command's
+     * cases, thread and process partners), core-to-core (every pair in full,
+     * the representative set above 8 CPUs otherwise), NUMA (one local pair on
+     * one node), latency under load, and huge pages (the random curve again
+     * on transparent huge pages, beside the 4 KiB one above). */
+    { D | F, OS, NULL, false, "lat_futex", SW_NONE, NULL, false, 0.22, true },
+    { D | F, OS, NULL, false, "lat_eventfd", SW_NONE, NULL, false, 0.22, true },
+    { D | F, OS, NULL, false, "lat_pthread", SW_NONE, NULL, false, 0.34, true },
+    { D | F, OS, NULL, false, "lat_epoll", SW_NONE, NULL, false, 0.11, false },
+    { D | F, OS, NULL, false, "lat_io_uring nop", SW_NONE, NULL, false, 0.11, false },
+    { D | F, OS, NULL, false, "lat_io_uring read $FSDIR", SW_NONE, NULL, false, 0.11, false },
+    { D | F, OS, NULL, false, "lat_proc vfork", SW_NONE, NULL, false, 0.22, false },
+    { D | F, OS, NULL, false, "lat_proc spawn", SW_NONE, NULL, false, 0.22, false },
+    { D | F, OS, NULL, false, "lat_mprotect mprotect", SW_NONE, NULL, false, 0.11, false },
+    { D | F, OS, NULL, false, "lat_mprotect madvise", SW_NONE, NULL, false, 0.11, false },
+    { D, HW, NULL, false, "lat_c2c", SW_NONE, NULL, false, 0.22, false },
+    { F, HW, NULL, false, "lat_c2c -a cas", SW_NONE, NULL, false, 0.22, false },
+    { F, HW, NULL, false, "lat_c2c -a store", SW_NONE, NULL, false, 0.22, false },
+    { D | F, HW, NULL, false, "lat_numa -s $MBm", SW_NONE, NULL, false, 1.12, false },
+    { D | F, HW, NULL, false, "bw_numa -s $MBm", SW_NONE, NULL, false, 1.12, false },
+    { D | F, HW, NULL, false, "lat_loaded -s $MBm", SW_NONE, NULL, false, 1.12, false },
+    { D, HW, NULL, false, "lat_mem_rd -c 8m -t --pages thp $MB 16", SW_NONE, NULL, false, 6.72,
+      false },
+    { F, HW, NULL, false, "lat_mem_rd -t --pages thp $MB 16", SW_NONE, NULL, false, 6.72, false },
 };
 
 /* The estimates of the steps' durations, for the ETA (progress.c). An entry's
