@@ -431,6 +431,8 @@ static void matrix_pair(struct lmb_ctx *ctx, const struct lmb_numa_matrix *m,
     lmb_record_param_int(&rec, "cpu_node", cn);
     lmb_record_param_int(&rec, "mem_node", mn);
     lmb_record_param_int(&rec, "size_bytes", (long long)m->size);
+    if (m->param_key != NULL)
+        lmb_record_param_str(&rec, m->param_key, m->param_val);
     rec.classic = (enum lmb_classic)m->classic;
     rec.compat = "new: lmbench 3 has no NUMA benchmark";
     snprintf(rec.label, sizeof rec.label, "node %d -> node %d", cn, mn);

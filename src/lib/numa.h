@@ -123,6 +123,8 @@ struct lmb_numa_matrix {
     int unit;                /* enum lmb_unit of the records */
     int classic;             /* enum lmb_classic of their lines (a "<label>: ..." shape) */
     uint64_t size;           /* bytes of each copy's buffer */
+    const char *param_key;   /* one more string parameter of every record, or NULL */
+    const char *param_val;
     /* Measures the pair, the copies already placed on cpu_node's CPUs: each
      * copy binds its buffer to mem_node (lmb_numa_alloc) and checks it
      * (lmb_numa_check_copy) in its init. */
