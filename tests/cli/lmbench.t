@@ -97,10 +97,10 @@ ok $([ "$RC" = 0 ] && printf '%s\n' "$OUT" | grep -q 'list'; echo $?) "help of a
 # --- every command: lmbench CMD ... == CMD ... ------------------------------------------------
 
 MEASURE_WITHOUT_OPERANDS="lat_fs lat_pipe lat_unix lat_fifo lat_sem lat_fcntl lat_unix_connect
-    bw_pipe bw_unix"
+    bw_pipe bw_unix lat_c2c lat_epoll lat_eventfd lat_futex lat_pthread"
 MEASURE_WITHOUT_OPERANDS=$(echo $MEASURE_WITHOUT_OPERANDS)
 MEASURE_LONG_WITHOUT_OPERANDS="lat_ops par_ops mhz line cache tlb par_mem stream lat_rand
-    lat_dram_page memsize"
+    lat_dram_page memsize lat_loaded lat_numa bw_numa"
 MEASURE_LONG_WITHOUT_OPERANDS=$(echo $MEASURE_LONG_WITHOUT_OPERANDS)
 for c in $NAMES; do
     run "$BIN/$c" --help
