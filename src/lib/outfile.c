@@ -94,9 +94,10 @@ static int descriptor_named(const char *path)
             snprintf(next, sizeof next, "%s", link);
         else
             snprintf(next, sizeof next, "%.*s/%s", (int)(slash - cur), cur, link);
-        if (strlen(next) >= sizeof cur)
+        size_t len = strlen(next);
+        if (len >= sizeof cur)
             return -1;
-        snprintf(cur, sizeof cur, "%s", next);
+        memcpy(cur, next, len + 1);
     }
     return -1;
 }
