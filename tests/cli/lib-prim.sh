@@ -10,9 +10,9 @@
 #       # record is a timeout (exit 1), and no process is left
 
 # cases_lines TEXT DESCRIPTION LABEL...: TEXT is exactly one "LABEL: X.XXXX
-# microseconds" line per LABEL, in that order.
+# microseconds" line per LABEL, in that order (warnings aside).
 cases_lines() {
-    _ctext=$1
+    _ctext=$(without_warnings "$1")   # a warning of a noisy machine is no line of a case
     _cdesc=$2
     shift 2
     _cwant=
