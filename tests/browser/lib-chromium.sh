@@ -34,12 +34,22 @@ lmb_chromium_find() {
     return 1
 }
 
-# Kills the browser's process group, if one is running.
+# Kills the browser's process group, if one is running, and every process
+# that carries this run's LMB_CHROME_RUN marker in its environment: helpers
+# that left the group (Chromium's crash handlers start sessions of their own)
+# and a group not yet made (timeout(1) makes it just after it starts).
 lmb_chromium_kill() {
     if [ -n "$_lmb_chrome_pgid" ]; then
         kill -TERM -- "-$_lmb_chrome_pgid" 2>/dev/null
         kill -KILL -- "-$_lmb_chrome_pgid" 2>/dev/null
+        kill -KILL "$_lmb_chrome_pgid" 2>/dev/null
         _lmb_chrome_pgid=
+    fi
+    if [ -n "${_lmb_chrome_run:-}" ]; then
+        for _p in $(grep -lsazxF -- "LMB_CHROME_RUN=$_lmb_chrome_run" /proc/[0-9]*/environ 2>/dev/null |
+            sed -e 's|^/proc/||' -e 's|/environ$||'); do
+            [ "$_p" != "$$" ] && kill -KILL "$_p" 2>/dev/null
+        done
     fi
 }
 
@@ -55,7 +65,9 @@ lmb_chromium() {
     mkdir -p "$_prof" || return 1
     # timeout(1) puts itself and the browser into a process group of their
     # own (its pid) and kills that group when the time is up.
-    env LMB_TEST_TAG="${LMB_CHROMIUM_TAG:-${LMB_TEST_TAG:-}}" DBUS_SESSION_BUS_ADDRESS=disabled: \
+    _lmb_chrome_run=$$.$_lmb_chrome_n.$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+    env LMB_TEST_TAG="${LMB_CHROMIUM_TAG:-${LMB_TEST_TAG:-}}" LMB_CHROME_RUN="$_lmb_chrome_run" \
+        DBUS_SESSION_BUS_ADDRESS=disabled: \
         timeout -k 5 "$_limit" "$LMB_CHROMIUM" --headless --no-sandbox --disable-gpu \
         --disable-background-networking --disable-component-update --disable-sync \
         --disable-default-apps --disable-extensions --no-first-run --no-default-browser-check \
