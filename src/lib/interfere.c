@@ -217,6 +217,13 @@ void lmb_interference_between(const struct lmb_cpu_snapshot *a, const struct lmb
     if (out->steal_s < 0)
         out->steal_s = 0;
     cap = out->wall_s * (double)cpus;
+    /* /proc/stat counts whole clock ticks: over a short step the difference
+     * of two snapshots can exceed what the CPUs could do in the wall time.
+     * No more than all of it was used. */
+    if (out->other_cpu_s > cap)
+        out->other_cpu_s = cap;
+    if (out->steal_s > cap)
+        out->steal_s = cap;
     out->other_share = out->other_cpu_s / cap;
     out->steal_share = out->steal_s / cap;
     out->disturbed = out->other_share > threshold || out->steal_share > threshold;

@@ -232,6 +232,28 @@ static void test_threshold_edges(void **state)
     assert_near(x.mhz_max, 0, 0);
 }
 
+/* Tick-counted times over a short step can exceed the wall time's CPU
+ * seconds: the shares stay at most 1 (all of it). */
+static void test_shares_at_most_one(void **state)
+{
+    struct lmb_cpu_snapshot a, b;
+    struct lmb_interference x;
+
+    (void)state;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.ok = b.ok = true;
+    a.throttle = b.throttle = -1;
+    b.wall_s = 0.05;                  /* 2 CPUs: 0.1 CPU-seconds */
+    b.busy_s = 0.12;                  /* three ticks too many */
+    b.steal_s = 0.13;
+    lmb_interference_between(&a, &b, 2, LMB_DISTURBED_SHARE, &x);
+    assert_near(x.other_share, 1.0, 1e-12);
+    assert_near(x.steal_share, 1.0, 1e-12);
+    assert_near(x.other_cpu_s, 0.1, 1e-12);
+    assert_true(x.disturbed);
+}
+
 /* Missing files: unknown, and nothing made up. */
 static void test_missing_files(void **state)
 {
@@ -363,6 +385,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_known_shares, setup, teardown),
         cmocka_unit_test(test_threshold_edges),
+        cmocka_unit_test(test_shares_at_most_one),
         cmocka_unit_test_setup_teardown(test_missing_files, setup, teardown),
         cmocka_unit_test(test_real_own_time),
 #ifdef LMB_HAVE_JANSSON
