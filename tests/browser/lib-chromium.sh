@@ -35,13 +35,16 @@ lmb_chromium_find() {
 }
 
 # Kills the browser's process group, if one is running, and every process
-# that carries this run's LMB_CHROME_RUN marker in its environment: helpers
-# that left the group (Chromium's crash handlers start sessions of their own)
-# and a group not yet made (timeout(1) makes it just after it starts).
+# that still shows this run's LMB_CHROME_RUN marker in its environment: the
+# helpers that left the group (Chromium's crash handlers start sessions of
+# their own). (Chromium's own processes overwrite their environment with
+# their titles: the group is what finds them.)
 lmb_chromium_kill() {
     if [ -n "$_lmb_chrome_pgid" ]; then
-        kill -TERM -- "-$_lmb_chrome_pgid" 2>/dev/null
-        kill -KILL -- "-$_lmb_chrome_pgid" 2>/dev/null
+        # -s: dash's kill reads "-TERM -- -PGID" as a bad number and kills
+        # nothing (so the group outlived an interrupted check).
+        kill -s TERM -- "-$_lmb_chrome_pgid" 2>/dev/null
+        kill -s KILL -- "-$_lmb_chrome_pgid" 2>/dev/null
         kill -KILL "$_lmb_chrome_pgid" 2>/dev/null
         _lmb_chrome_pgid=
     fi
