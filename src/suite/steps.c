@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/report.h"
 #include "lib/sched.h"
 #include "lib/sizes.h"
 #include "registry.h"
@@ -708,6 +709,10 @@ int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, unsigned launc
     memset(p, 0, sizeof *p);
     p->mb = lmb_sconf_mb(c);
     p->launches = launches ? launches : prof == Q ? 1 : 3;
+    /* Launches are pooled through JSON: a build without jansson (a board's
+     * static build) measures every step in one launch rather than skip it. */
+    if (!lmb_have_json())
+        p->launches = 1;
     /* Per launch: the default profile's 3 launches of 3 pool 9 samples (it had 7
      * from one launch), so that it still ends in a few minutes. */
     p->repetitions = c->repetitions ? c->repetitions : prof == Q ? 3 : prof == D ? 3 : 11;
