@@ -302,7 +302,7 @@ static void draw(FILE *out, int panel, int fi, struct lmb_cmp_row *const *order,
                 continue;
             fputs("<g class=\"cmp-row\" data-name=\"", out);
             lmb_graph_escape(out, w->name);
-            fprintf(out, "\" data-rank=\"%zu\" data-verdict=\"%s\" data-ratio=\"%.17g\" "
+            fprintf(out, "\" data-rank=\"%zu\" data-verdict=\"%s\" data-ratio=\"%.15g\" "
                          "data-lo=\"%.6g\" data-hi=\"%.6g\">", idx[i] + 1, kinds[k], w->ratio,
                     w->cs.lo, w->cs.hi);
             cutname = cut(w->name, NAME_CHARS, buf, sizeof buf);
@@ -386,7 +386,7 @@ static void rest_table(FILE *out, struct lmb_cmp_row *const *order, const size_t
             const struct lmb_cmp_row *w = order[idx[i]];
             fputs("<tr class=\"cmp-row\" data-name=\"", out);
             lmb_graph_escape(out, w->name);
-            fprintf(out, "\" data-rank=\"%zu\" data-verdict=\"%s\" data-ratio=\"%.17g\"><td>",
+            fprintf(out, "\" data-rank=\"%zu\" data-verdict=\"%s\" data-ratio=\"%.15g\"><td>",
                     idx[i] + 1, lmb_cmp_verdict_name(w->verdict), w->ratio);
             lmb_graph_escape(out, w->name);
             fputs("</td><td>", out);
