@@ -10,6 +10,7 @@
  * a TLB level. src/lib/curve.c reads the steps off the ratio curve. Mapping,
  * touching and laying each chain are kept out of the timing. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +151,37 @@ static void got_params(struct lmb_record *rec, const struct backing *b)
     lmb_record_param_int(rec, "huge_percent", b->least);
 }
 
+/* A record of the curve (its params got_params'd): on its result the warning
+ * when the backing its chains got is not what --pages asked (the report's
+ * warning alone leaves a JSON reader of one result unaware). */
+static void tlb_add(struct lmb_ctx *ctx, struct lmb_record *rec, struct lmb_result *r,
+                    const struct backing *b)
+{
+    for (unsigned i = 0; i < r->nwarnings; i++)
+        if (strncmp(r->warnings[i], "asked for --pages ", 18) == 0)
+            b = NULL;   /* this chain's own result, warned already */
+    if (b != NULL)
+        lmb_pages_warn_backing(r, (enum lmb_pages)ctx->opt.pages, b->least, b->page_bytes);
+    lmb_report_add(&ctx->report, rec, r);
+}
+
+static int tlb_failed(struct lmb_ctx *ctx, struct lmb_record *rec, const struct backing *b,
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int tlb_failed(struct lmb_ctx *ctx, struct lmb_record *rec, const struct backing *b,
+                      const char *fmt, ...)
+{
+    struct lmb_result r;
+    va_list ap;
+
+    memset(&r, 0, sizeof r);
+    r.status = LMB_FAILED;
+    va_start(ap, fmt);
+    vsnprintf(r.reason, sizeof r.reason, fmt, ap);
+    va_end(ap);
+    tlb_add(ctx, rec, &r, b);
+    return LMB_EXIT_OK;
+}
+
 static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     enum lmb_pages kind = (enum lmb_pages)ctx->opt.pages;
@@ -212,7 +244,7 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
                 tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
                 lmb_record_param_int(&rec, "chain_pages", (long long)n);
                 got_params(&rec, &got);
-                lmb_report_add(&ctx->report, &rec, &r);
+                tlb_add(ctx, &rec, &r, &got);
                 return LMB_EXIT_OK;
             }
             if (sp)
@@ -232,10 +264,10 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
         struct lmb_record rec;
         tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
         got_params(&rec, &got);
-        return lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
-                                     "no plateau in the ratio of spread to packed loads: the "
-                                     "TLB size cannot be told here%s%s",
-                                     curve.nnotes ? ": " : "", curve.nnotes ? curve.notes[0] : "");
+        return tlb_failed(ctx, &rec, &got,
+                          "no plateau in the ratio of spread to packed loads: the "
+                          "TLB size cannot be told here%s%s",
+                          curve.nnotes ? ": " : "", curve.nnotes ? curve.notes[0] : "");
     }
     for (size_t i = 0; i < curve.nnotes; i++)
         if (strstr(curve.notes[i], "noisy") != NULL)
@@ -259,9 +291,9 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
             if (k == 0) {
                 tlb_record(&rec, ctx, 1, "entries", LMB_UNIT_PAGES);
                 got_params(&rec, &got);
-                lmb_report_unmeasured(ctx, &rec, LMB_FAILED,
-                                      "no step up to %.0f pages: the first TLB holds at least as "
-                                      "many (raise -M)", pts[npts - 1].pages);
+                tlb_failed(ctx, &rec, &got,
+                           "no step up to %.0f pages: the first TLB holds at least as "
+                           "many (raise -M)", pts[npts - 1].pages);
             }
             break;
         }
@@ -279,7 +311,7 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
         got_params(&rec, &got);
         lmb_result_values(&r, miss, nm, NULL);
         double miss_ns = nm ? lmb_result_sort_median(&r) : NAN;
-        lmb_report_add(&ctx->report, &rec, &r);
+        tlb_add(ctx, &rec, &r, &got);
 
         tlb_record(&rec, ctx, (int)k + 1, "entries", LMB_UNIT_PAGES);
         got_params(&rec, &got);
@@ -295,7 +327,7 @@ static int tlb_main(struct lmb_ctx *ctx, int argc, char **argv)
             }
         }
         lmb_result_values(&r, &entries, 1, NULL);
-        lmb_report_add(&ctx->report, &rec, &r);
+        tlb_add(ctx, &rec, &r, &got);
     }
     if (declared > 0 && !matched)
         lmb_report_warn(&ctx->report, "the kernel reports a TLB of %ld pages (/proc/cpuinfo \"TLB "

@@ -227,12 +227,27 @@ int lmb_pages_imply(struct lmb_ctx *ctx, enum lmb_pages kind)
     return 0;
 }
 
-void lmb_pages_check(struct lmb_result *res, enum lmb_pages kind)
+void lmb_pages_warn_backing(struct lmb_result *res, enum lmb_pages kind, long long pct,
+                            long long page)
 {
-    long long pct = -1, page = 0;
     const char *name = lmb_pages_name(kind);
 
     kind = lmb_pages_resolve(kind);
+    if (res->status == LMB_SKIPPED || pct < 0)
+        return;   /* pct < 0: smaps unread, the backing is unknown and the record says nothing of it */
+    if (lmb_pages_huge_bytes(kind) > 0 && pct < 100)
+        lmb_result_warn(res, "asked for --pages %s; %lld%% of the buffer is on huge pages, the "
+                        "rest on %lld KiB pages (see /sys/kernel/mm/transparent_hugepage/)",
+                        name, pct, (long long)sysconf(_SC_PAGESIZE) / 1024);
+    else if (kind == LMB_PAGES_4K && pct > 0)
+        lmb_result_warn(res, "asked for --pages 4k; %lld%% of the buffer is on huge pages "
+                        "(%lld KiB pages mostly)", pct, page / 1024);
+}
+
+void lmb_pages_check(struct lmb_result *res, enum lmb_pages kind)
+{
+    long long pct = -1, page = 0;
+
     if (res->status != LMB_OK)
         return;
     for (unsigned i = 0; i < res->nfacts; i++) {
@@ -241,15 +256,7 @@ void lmb_pages_check(struct lmb_result *res, enum lmb_pages kind)
         else if (strcmp(res->facts[i].key, "page_bytes") == 0)
             page = res->facts[i].ival;
     }
-    if (pct < 0)
-        return;   /* smaps unread: the backing is unknown, and the record says nothing of it */
-    if (lmb_pages_huge_bytes(kind) > 0 && pct < 100)
-        lmb_result_warn(res, "asked for --pages %s; %lld%% of the buffer is on huge pages, the "
-                        "rest on %lld KiB pages (see /sys/kernel/mm/transparent_hugepage/)",
-                        name, pct, (long long)sysconf(_SC_PAGESIZE) / 1024);
-    else if (kind == LMB_PAGES_4K && pct > 0)
-        lmb_result_warn(res, "asked for --pages 4k; %lld%% of the buffer is on huge pages "
-                        "(%lld KiB pages mostly)", pct, page / 1024);
+    lmb_pages_warn_backing(res, kind, pct, page);
 }
 
 void *lmb_pages_alloc(size_t len, int fill, char *err, size_t errlen)

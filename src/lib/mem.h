@@ -116,6 +116,11 @@ struct lmb_result;
  * pages than all for thp, 2m and 1g ("asked for --pages thp; 62% of the
  * buffer is on huge pages, the rest on 4 KiB pages"), any for 4k. */
 void lmb_pages_check(struct lmb_result *res, enum lmb_pages kind);
+/* The same warning for a backing known otherwise: pct huge_percent (-1:
+ * unknown, no warning), page the page_bytes obtained. Also on a failed
+ * result (the pages it ran on may be why); never on a skipped one. */
+void lmb_pages_warn_backing(struct lmb_result *res, enum lmb_pages kind, long long pct,
+                            long long page);
 
 /* Memory this process may still use, the smallest of MemAvailable, what its
  * memory cgroups allow (limit minus use, for the cgroup and its ancestors)
