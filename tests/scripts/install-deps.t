@@ -114,6 +114,12 @@ deps --bench
 is "$(printf '%s\n' "$LOGGED" | sed -n 2p)" "apt-get install -y -qq --no-install-recommends linux-perf sockperf iperf3" \
     "apt-get --bench: linux-perf, sockperf, iperf3"
 
+use apt-get
+for p in $APT_BASE; do echo "$p" >>"$T/installed"; done
+deps --fleet --packaging
+is "$RC:$(printf '%s\n' "$LOGGED" | sed -n 2p)" "0:apt-get install -y -qq --no-install-recommends openssh-server openssh-client ansible-core debhelper dpkg-dev fakeroot lintian rpm rpmlint" \
+    "apt-get --fleet --packaging: sshd, ssh, ansible-core; the Debian and RPM package tools"
+
 # --fuzz: clang, then (no fuzz target links with this stand-in PATH, which has
 # no clang) its libFuzzer runtime; and with clang there, the runtime alone.
 use apt-get
@@ -244,6 +250,12 @@ for m in dnf yum; do
     for p in $RPM_BASE; do echo "$p" >>"$T/installed"; done
     OSR=$T/openeuler deps --bench
     is "$LOGGED" "$m install -y perf sockperf iperf3" "$m --bench: perf, sockperf, iperf3, when the rest is installed"
+
+    use "$m"
+    for p in $RPM_BASE; do echo "$p" >>"$T/installed"; done
+    OSR=$T/openeuler deps --fleet --packaging
+    is "$LOGGED" "$m install -y /usr/sbin/sshd /usr/bin/ssh ansible-core rpm-build rpmlint" \
+        "$m --fleet --packaging: sshd and ssh by path, ansible-core, rpm-build, rpmlint"
 
     use "$m"
     for p in $RPM_BASE; do echo "$p" >>"$T/installed"; done
