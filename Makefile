@@ -31,7 +31,17 @@
 # libraries. Every object depends on $(B)/gen/flags, so a changed compiler, flag or
 # optional library rebuilds what it affects.
 
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+# The version: the file VERSION (the release; make dist writes the whole
+# version string into the tarball's copy), and in a git checkout of this tree
+# (its own .git, not one of a directory above) +g<commit>, .dirty with
+# uncommitted changes to tracked files: 0.9.0+g7a61003.dirty.
+SRCDIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+BASE_VERSION := $(shell cat '$(SRCDIR)/VERSION' 2>/dev/null || echo unknown)
+ifneq ($(wildcard $(SRCDIR)/.git),)
+GIT_REV := $(shell git -C '$(SRCDIR)' rev-parse --short=7 HEAD 2>/dev/null)
+GIT_DIRTY := $(if $(GIT_REV),$(shell git -C '$(SRCDIR)' status --porcelain --untracked-files=no 2>/dev/null | head -c 1))
+endif
+VERSION := $(BASE_VERSION)$(if $(GIT_REV),+g$(GIT_REV)$(if $(GIT_DIRTY),.dirty))
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -469,3 +479,7 @@ clean:
 	rm -rf $(B)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# Releases and packages (make dist, make static-release, make deb, make rpm
+# and their checks): one file each under mk/.
+include $(sort $(wildcard $(SRCDIR)/mk/*.mk))
