@@ -453,11 +453,11 @@ static void matrix_pair(struct lmb_ctx *ctx, const struct lmb_numa_matrix *m,
             lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "node %d's CPUs (%s) are not in "
                                   "--cpus (%s)", cn, list, allowed);
         else if (t->fake)
-            lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "node %d's CPUs (%s) are in the fake "
+            lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "node %d's CPUs (%s) are in the fake "
                                   "topology (LMBENCH_SYSFS) but this process can run only on "
                                   "CPUs %s here", cn, list, allowed);
         else
-            lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "node %d's CPUs (%s) are not ones "
+            lmb_report_unmeasured(ctx, &rec, LMB_SKIPPED, "node %d's CPUs (%s) are not ones "
                                   "this process may run on (its affinity: %s)", cn, list,
                                   allowed);
     } else if (lmb_memory_fits(m->size, ctx->opt.parallel, err, sizeof err) != 0) {
