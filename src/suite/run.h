@@ -53,6 +53,29 @@ struct lmb_step_state {
     double weight_pre;            /* the part of its weight its earlier launches did */
 };
 
+/* A remote host of --remote, as the run found it over ssh (runremote.c). */
+struct lmb_remote {
+    const char *host;             /* as given: [user@]host or an ssh alias (the plan's) */
+    int state;                    /* 0 not tried yet, 1 usable, -1 not usable */
+    char addr[256];               /* where ssh reaches it (ssh -G's hostname): the clients' */
+    char bind[16];                /* the servers' -b there: 0.0.0.0 or :: */
+    char stop[16];                /* their -S there: 127.0.0.1 or ::1 */
+    char why[1900];               /* state -1: the one message said about it */
+};
+
+/* A step's server on a remote host: the ssh session that started it, held
+ * open while the step runs. Closing its stdin stops the server (the remote
+ * shell runs `lmbench BENCH -S` then), and so does the session's end however
+ * it ends: a server never outlives the run that started it. */
+struct lmb_remote_server {
+    pid_t pid;                    /* ssh, in a process group of its own; 0 none */
+    int in, out, err;             /* its stdin (ours to close), stdout, stderr; -1 closed */
+    struct lmb_buf said, errs;    /* what it wrote */
+    int status;                   /* its exit status once it ended, else -1 */
+};
+
+#define LMB_RUN_MAX_REMOTES 16
+
 /* The suite's own settings beyond lmb_sconf (kept in run.config for --resume). */
 struct lmb_run_opts {
     double disturbed_pct;         /* --disturbed PCT: the threshold, percent of the CPUs */
@@ -96,6 +119,8 @@ struct run {
     char launch_dir[2400];        /* where the earlier launches' documents are; "" none */
     char launch_from[8192];       /* LMBENCH_LAUNCH_FROM of the next command run; "" none */
     unsigned launch_num;          /* LMBENCH_LAUNCH of the next command run; 0 none */
+    struct lmb_remote remotes[LMB_RUN_MAX_REMOTES];   /* the hosts of --remote met so far */
+    size_t nremotes;
 #ifdef LMB_HAVE_JANSSON
     json_t *records;              /* every record, for the .json */
     json_t *steps;                /* every step's outcome */
@@ -162,6 +187,22 @@ bool lmb_run_prelaunch(struct run *r, size_t i, unsigned j);
 /* Sets r->launch_from for step i: its earlier launches' documents. */
 void lmb_run_launch_from(struct run *r, size_t i);
 void lmb_outcome_free(struct lmb_outcome *o);
+
+/* --- remote hosts (runremote.c) --------------------------------------------- */
+
+/* Before the first step of a remote host: one preflight over ssh (ssh -G for
+ * the address, then `REMOTE_LMBENCH --version` there). Returns the host's
+ * state (its message said once, when it is not usable), or NULL when the run
+ * was stopped meanwhile. */
+const struct lmb_remote *lmb_run_remote_check(struct run *r, const struct lmb_step *s);
+/* Starts s's server on its remote host over ssh and waits until it serves. 0,
+ * or -1 with why (the session ended, nothing left running there). */
+int lmb_run_remote_start(struct run *r, const struct lmb_step *s, const struct lmb_remote *h,
+                         struct lmb_remote_server *srv, char *why, size_t len);
+/* Stops it (closes the session's stdin: `BENCH -S` runs there) and waits for
+ * the session's end (30 s, 5 s when the run is being stopped). 0, or -1 with why. */
+int lmb_run_remote_stop(struct run *r, const struct lmb_step *s, struct lmb_remote_server *srv,
+                        char *why, size_t len);
 
 /* --- record (runfiles.c) --------------------------------------------------- */
 

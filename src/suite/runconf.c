@@ -40,6 +40,17 @@ void lmb_sconf_defaults(struct lmb_sconf *c)
              access("/var/tmp", W_OK) == 0 ? "/var/tmp" : tmp && *tmp ? tmp : "/tmp");
     c->hardware = c->os = c->network = true;
     memset(c->bench, -1, sizeof c->bench);
+    snprintf(c->ssh, sizeof c->ssh, "ssh");
+    snprintf(c->remote_lmbench, sizeof c->remote_lmbench, "lmbench");
+}
+
+/* Whether v holds a control character (a tab aside). */
+static bool has_control(const char *v)
+{
+    for (const char *p = v; *p; p++)
+        if ((unsigned char)*p < 0x20 && *p != '\t')
+            return true;
+    return false;
 }
 
 /* lmbench 3 keys this lmbench reads in a config file but does not use: they
@@ -169,6 +180,43 @@ int lmb_sconf_set(struct lmb_sconf *c, const char *key, const char *v, char *err
         for (char *p = c->remote; *p; p++)
             if (*p == '\t')
                 *p = ' ';
+    } else if (strcmp(key, "SSH") == 0) {
+        /* Words split on blanks: the program, then its options. */
+        unsigned words = 0;
+        bool in = false;
+        if (strlen(v) >= sizeof c->ssh) {
+            snprintf(err, errlen, "SSH: too long");
+            return -1;
+        }
+        if (has_control(v)) {
+            snprintf(err, errlen, "SSH: '%s' holds a control character", lmb_quote_arg(v));
+            return -1;
+        }
+        for (const char *p = v; *p; p++) {
+            bool blank = *p == ' ' || *p == '\t';
+            words += !blank && !in;
+            in = !blank;
+        }
+        if (words > LMB_SSH_MAX_WORDS) {
+            snprintf(err, errlen, "SSH: more than %d words in '%s'", LMB_SSH_MAX_WORDS,
+                     lmb_quote_arg(v));
+            return -1;
+        }
+        snprintf(c->ssh, sizeof c->ssh, "%s", words ? v : "ssh");
+        for (char *p = c->ssh; *p; p++)
+            if (*p == '\t')
+                *p = ' ';
+    } else if (strcmp(key, "REMOTE_LMBENCH") == 0) {
+        if (strlen(v) >= sizeof c->remote_lmbench) {
+            snprintf(err, errlen, "REMOTE_LMBENCH: too long");
+            return -1;
+        }
+        if (has_control(v)) {
+            snprintf(err, errlen, "REMOTE_LMBENCH: '%s' holds a control character",
+                     lmb_quote_arg(v));
+            return -1;
+        }
+        snprintf(c->remote_lmbench, sizeof c->remote_lmbench, "%s", *v ? v : "lmbench");
     } else if (strcmp(key, "BENCHMARK_HARDWARE") == 0 || strcmp(key, "BENCHMARK_OS") == 0 ||
                strcmp(key, "BENCHMARK_NETWORK") == 0) {
         bool *b = key[10] == 'H' ? &c->hardware : key[10] == 'O' ? &c->os : &c->network;
@@ -794,6 +842,11 @@ int lmb_sconf_write(const struct lmb_sconf *c, FILE *f, const char *comment)
     if (c->file[0])
         put(f, "FILE", c->file, false);
     put(f, "REMOTE", c->remote, true);
+    /* How the remote hosts are reached, when it is not the default. */
+    if (strcmp(c->ssh, "ssh") != 0)
+        put(f, "SSH", c->ssh, true);
+    if (strcmp(c->remote_lmbench, "lmbench") != 0)
+        put(f, "REMOTE_LMBENCH", c->remote_lmbench, true);
     put(f, "BENCHMARK_HARDWARE", c->hardware ? "YES" : "NO", false);
     put(f, "BENCHMARK_OS", c->os ? "YES" : "NO", false);
     put(f, "BENCHMARK_NETWORK", c->network ? "YES" : "NO", false);
@@ -827,6 +880,8 @@ void lmb_sconf_json_put(const struct lmb_sconf *c, json_t *o)
     json_t *off = json_array(), *cf, *used, *ign;
 
     json_object_set_new(o, "file", c->file[0] ? json_string(c->file) : json_null());
+    json_object_set_new(o, "ssh", json_string(c->ssh));
+    json_object_set_new(o, "remote_lmbench", json_string(c->remote_lmbench));
     for (int i = 0; i < LMB_SWITCHES; i++)
         if (c->bench[i] == 0)
             json_array_append_new(off, json_string(lmb_sconf_switch_names[i]));
@@ -874,6 +929,16 @@ void lmb_sconf_json_get(struct lmb_sconf *c, const json_t *o)
 
     if (file != NULL && strlen(file) < sizeof c->file - 32)
         snprintf(c->file, sizeof c->file, "%s", file);
+    /* Absent in the files of an older lmbench: the defaults. */
+    {
+        const char *ssh = json_string_value(json_object_get(o, "ssh"));
+        const char *rl = json_string_value(json_object_get(o, "remote_lmbench"));
+        char why[200];
+        if (ssh != NULL)
+            (void)lmb_sconf_set(c, "SSH", ssh, why, sizeof why);
+        if (rl != NULL)
+            (void)lmb_sconf_set(c, "REMOTE_LMBENCH", rl, why, sizeof why);
+    }
     json_array_foreach(off, i, v) {
         int k = json_is_string(v) ? switch_index(json_string_value(v)) : -1;
         if (k >= 0)

@@ -29,6 +29,10 @@ struct lmb_sconf {
     char file[1024];           /* FILE: the scratch file's path (a unique suffix is
                                   added), "" a name in FSDIR */
     char remote[512];          /* REMOTE: hosts for the network benchmarks, blank-separated */
+    char ssh[512];             /* SSH: the ssh command and its options, blank-separated
+                                  words (default "ssh"; BatchMode=yes is added) */
+    char remote_lmbench[1024]; /* REMOTE_LMBENCH: lmbench on the remote hosts (default
+                                  "lmbench": found on their PATH) */
     bool hardware, os, network;/* BENCHMARK_HARDWARE, BENCHMARK_OS, BENCHMARK_NETWORK */
     signed char bench[LMB_SWITCHES]; /* BENCHMARK_<switch>: -1 unset, 0 NO, 1 YES */
     char enough[32];           /* ENOUGH: microseconds per timed interval, "" automatic */
@@ -42,6 +46,9 @@ struct lmb_sconf {
 };
 
 #define LMB_PROFILES "quick, default or full"
+
+/* The most words SSH (the ssh command and its options) may have. */
+#define LMB_SSH_MAX_WORDS 24
 
 /* The longest line of a config file, in bytes (its size is at most
  * LMB_INPUT_CONFIG_MAX, lib/input.h: 1 MiB). */
@@ -83,7 +90,8 @@ bool lmb_sconf_bench_on(const struct lmb_sconf *c, const char *name);
 #ifdef LMB_HAVE_JANSSON
 #include <jansson.h>
 /* Adds to a run's "config" object what lmb_sconf_json_get reads back:
- * "file" (FILE or null), "benchmarks_off" (the switches that are NO) and
+ * "file" (FILE or null), "ssh" and "remote_lmbench" (SSH, REMOTE_LMBENCH),
+ * "benchmarks_off" (the switches that are NO) and
  * "config_file" ({"path", "used": {KEY: VALUE...}, "ignored": [KEY...]} or
  * null). */
 void lmb_sconf_json_put(const struct lmb_sconf *c, json_t *o);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* lmbench run, execute: one step in a child process of its own group (the
- * benchmark in-process through lmb_step_exec, or ssh for a remote server),
+ * benchmark in-process through lmb_step_exec; a remote server's ssh session is
+ * runremote.c's),
  * its outputs collected from pipes, a timeout, SIGINT/SIGTERM passed on, a
  * server started before and stopped after, and the step's verdict (ok,
  * skipped, failed, timeout) with its reason. */
@@ -76,9 +77,9 @@ void lmb_buf_free(struct lmb_buf *b)
 }
 
 /* Runs argv in a child process of its own group: the benchmark in-process
- * (lmb_step_exec), or an external program (ssh) when ext is set. */
-static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int argc, bool ext,
-                   int fds[3][2], bool with_json)
+ * (lmb_step_exec). */
+static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int argc, int fds[3][2],
+                   bool with_json)
 {
     pid_t parent = getpid(), pid;
 
@@ -122,13 +123,6 @@ static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int arg
     } else {
         unsetenv(LMB_LAUNCH_ENV);
     }
-    if (ext) {
-        dup2(fds[0][1], STDOUT_FILENO);
-        dup2(fds[2][1], STDERR_FILENO);
-        execvp(argv[0], argv);
-        fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
     {
         const struct lmb_bench *b = lmb_find_bench(s->bench);
         int rc = b ? lmb_step_exec(b, argc, argv, fds[0][1], with_json ? fds[1][1] : -1, fds[2][1])
@@ -143,11 +137,11 @@ static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int arg
  * stops a server must run even then). Its process group is killed at the end,
  * unless leave is set (a server it started goes on running in it: the caller
  * kills o->group when the server is done). */
-static void run_command(struct run *r, const struct lmb_step *s, char **argv, int argc, bool ext,
+static void run_command(struct run *r, const struct lmb_step *s, char **argv, int argc,
                         double deadline, bool leave, bool finish, struct lmb_outcome *o)
 {
     int fds[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
-    bool with_json = r->json && !ext;
+    bool with_json = r->json;
     struct pollfd pfd[3];
     pid_t pid;
     int wst = 0, open_fds = 0;
@@ -164,7 +158,7 @@ static void run_command(struct run *r, const struct lmb_step *s, char **argv, in
             goto fail;
         }
     }
-    pid = spawn(r, s, argv, argc, ext, fds, with_json);
+    pid = spawn(r, s, argv, argc, fds, with_json);
     if (pid < 0) {
         lmb_buf_add(&o->messages, "cannot fork", 11);
         goto fail;
@@ -292,8 +286,8 @@ static size_t without_last_message(const struct lmb_buf *m)
     return (size_t)(end - m->p);
 }
 
-/* Starts or stops a step's server: `bench -s` here, or over ssh on a remote
- * host; `bench -S host` from here. Returns 0 when it worked. A started server's
+/* Starts or stops a step's server here: `bench -s`, then `bench -S host`
+ * (a remote host's: runremote.c). Returns 0 when it worked. A started server's
  * process group goes into *group, to be killed once it has been asked to stop. */
 static int server(struct run *r, const struct lmb_step *s, bool start, pid_t *group, char *why,
                   size_t len)
@@ -301,35 +295,22 @@ static int server(struct run *r, const struct lmb_step *s, bool start, pid_t *gr
     char *argv[12];
     int argc = 0;
     struct lmb_outcome o;
-    bool ext = false;
 
-    if (start && s->remote) {
-        argv[argc++] = "ssh";
-        argv[argc++] = "-o";
-        argv[argc++] = "BatchMode=yes";
+    argv[argc++] = (char *)s->bench;
+    argv[argc++] = start ? "-s" : "-S";
+    if (!start)
         argv[argc++] = (char *)s->host;
-        argv[argc++] = "lmbench";
-        argv[argc++] = (char *)s->bench;
-        argv[argc++] = "-s";
-        ext = true;
-    } else {
-        argv[argc++] = (char *)s->bench;
-        argv[argc++] = start ? "-s" : "-S";
-        if (!start)
-            argv[argc++] = (char *)s->host;
-    }
     argv[argc] = NULL;
     /* Stopping a server is done even when the run is being stopped (a server
      * detaches from the step's process group: only -S reaches it), within a
      * shorter time then. */
-    run_command(r, s, argv, argc, ext, lmb_run_now() + (lmb_run_stop ? 5 : 30), start, !start, &o);
+    run_command(r, s, argv, argc, lmb_run_now() + (lmb_run_stop ? 5 : 30), start, !start, &o);
     if (start)
         *group = o.group;
     if (o.status != 0) {
         char last[200];
         last_message(&o.messages, last, sizeof last);
-        snprintf(why, len, "%s its server%s%s: %s", start ? "could not start" : "could not stop",
-                 s->remote ? " on " : "", s->remote ? s->host : "",
+        snprintf(why, len, "%s its server: %s", start ? "could not start" : "could not stop",
                  last[0] ? last : o.timed_out ? "no answer in 30 s" : "it failed");
         lmb_outcome_free(&o);
         return -1;
@@ -379,6 +360,7 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
     double deadline = lmb_run_now() + r->plan.timeout_s;
     pid_t server_group = 0;
     struct lmb_cpu_snapshot before;
+    struct lmb_remote_server remote = { .pid = 0, .in = -1, .out = -1, .err = -1, .status = -1 };
 
     memset(o, 0, sizeof *o);
     snprintf(o->verdict, sizeof o->verdict, "ok");
@@ -388,8 +370,32 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
         o->status = 3;
         return true;
     }
-    (void)lmb_cpu_snapshot_take(&before);
-    if (s->server && server(r, s, true, &server_group, o->reason, sizeof o->reason) != 0) {
+    if (s->remote) {
+        /* The host was reached over ssh once (or said why it cannot be). */
+        const struct lmb_remote *h = lmb_run_remote_check(r, s);
+        if (h == NULL) {
+            o->interrupted = true;
+            return false;
+        }
+        if (h->state < 0) {
+            snprintf(o->verdict, sizeof o->verdict, "failed");
+            snprintf(o->reason, sizeof o->reason, "remote host %s cannot be used over ssh "
+                     "(said above)", s->host);
+            o->status = 1;
+            return true;
+        }
+        (void)lmb_cpu_snapshot_take(&before);
+        if (s->server && lmb_run_remote_start(r, s, h, &remote, o->reason, sizeof o->reason) != 0) {
+            snprintf(o->verdict, sizeof o->verdict, "failed");
+            o->status = 1;
+            interference(r, &before, o);
+            return true;
+        }
+    } else {
+        (void)lmb_cpu_snapshot_take(&before);
+    }
+    if (s->server && !s->remote &&
+        server(r, s, true, &server_group, o->reason, sizeof o->reason) != 0) {
         snprintf(o->verdict, sizeof o->verdict, "failed");
         o->status = 1;
         if (lmb_run_stop) {
@@ -402,9 +408,13 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
         interference(r, &before, o);
         return true;
     }
-    run_command(r, s, (char **)s->argv, s->argc, false, deadline, false, false, o);
+    run_command(r, s, (char **)s->argv, s->argc, deadline, false, false, o);
     snprintf(o->verdict, sizeof o->verdict, "ok");
-    if (s->server) {
+    if (s->server && s->remote) {
+        char why[900];
+        if (lmb_run_remote_stop(r, s, &remote, why, sizeof why) != 0 && !lmb_run_stop)
+            lmb_run_msg(r, "%s: %s", s->name, why);
+    } else if (s->server) {
         char why[300];
         if (server(r, s, false, NULL, why, sizeof why) != 0 && !lmb_run_stop)
             lmb_run_msg(r, "%s: %s", s->name, why);
@@ -525,7 +535,7 @@ bool lmb_run_prelaunch(struct run *r, size_t i, unsigned j)
             argv[argc++] = (char *)s->argv[k];
     argv[argc] = NULL;
     r->launch_num = j;
-    run_command(r, s, argv, argc, false, lmb_run_now() + r->plan.timeout_s, false, false, &o);
+    run_command(r, s, argv, argc, lmb_run_now() + r->plan.timeout_s, false, false, &o);
     r->launch_num = 0;
     r->time_done += o.elapsed;
     /* A document (exit 0, 1 or 3) is kept for the step; anything else is not,

@@ -18,9 +18,10 @@
 
 static const char usage[] =
     "[--profile quick|default|full] [-c FILE] [-o DIR] [-P N] [--sched POLICY]\n"
-    "       [--cpus LIST] [--mb MB] [--fsdir DIR] [--remote HOST]... [--groups LIST]\n"
-    "       [--enough US] [-N N] [--timeout SEC] [--launches K] [--disturbed PCT]\n"
-    "       [--no-retry] [--resume] [--list]";
+    "       [--cpus LIST] [--mb MB] [--fsdir DIR] [--remote HOST]... [--ssh CMD]\n"
+    "       [--remote-lmbench PATH] [--groups LIST] [--enough US] [-N N]\n"
+    "       [--timeout SEC] [--launches K] [--disturbed PCT] [--no-retry] [--resume]\n"
+    "       [--list]";
 
 static void help(void)
 {
@@ -40,8 +41,14 @@ static void help(void)
            "  --cpus LIST      run every step on these CPUs [CPUS]\n"
            "  --mb MB          the largest memory working set in MiB [MB]\n"
            "  --fsdir DIR      where the file system benchmarks make files [FSDIR]\n"
-           "  --remote HOST    also run the network benchmarks against HOST, their servers\n"
-           "                   started there over ssh (repeatable) [REMOTE]\n"
+           "  --remote HOST    also run the network benchmarks against HOST ([USER@]HOST,\n"
+           "                   or an ssh config alias), their servers started there over\n"
+           "                   ssh (repeatable) [REMOTE]\n"
+           "  --ssh CMD        the ssh command and its options, split on blanks (default\n"
+           "                   ssh; -o BatchMode=yes is added) [SSH]\n"
+           "  --remote-lmbench PATH\n"
+           "                   lmbench on the remote hosts (default: lmbench on their\n"
+           "                   PATH) [REMOTE_LMBENCH]\n"
            "  --groups LIST    which groups: hardware,os,network (default all)\n"
            "                   [BENCHMARK_HARDWARE, BENCHMARK_OS, BENCHMARK_NETWORK]\n"
            "  --enough US      microseconds per timed interval [ENOUGH]\n"
@@ -113,7 +120,7 @@ static const struct {
 } setting_opts[] = {
     { "--profile", "PROFILE" }, { "--sched", "LMBENCH_SCHED" }, { "--cpus", "CPUS" },
     { "--mb", "MB" },           { "--fsdir", "FSDIR" },         { "--enough", "ENOUGH" },
-    { "--timeout", "TIMEOUT" },
+    { "--timeout", "TIMEOUT" }, { "--ssh", "SSH" },             { "--remote-lmbench", "REMOTE_LMBENCH" },
 };
 
 /* An option's value checked as the setting KEY would take it, so that a mistake

@@ -567,6 +567,8 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
     const char *a = e->args;
     const struct lmb_bench *b;
     int npl = placements_of(e, c, remote);
+    const char *at = remote ? strrchr(host, '@') : NULL;
+    const char *target = at ? at + 1 : host;   /* what the client connects to */
     bool peer_local = strstr(a, "$PEER") != NULL && !remote;
 
     sscanf(a, "%63s", cmd);
@@ -597,7 +599,7 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
         for (tok = strtok_r(expanded, " ", &save); tok && nw < LMB_STEP_MAX_ARGS;
              tok = strtok_r(NULL, " ", &save)) {
             char w[1200];
-            expand_word(tok, w, sizeof w, p, c, fsz, vals[k], host);
+            expand_word(tok, w, sizeof w, p, c, fsz, vals[k], target);
             if (strcmp(tok, "$X") == 0) {
                 char *t2, *s2 = NULL;
                 for (t2 = strtok_r(w, " ", &s2); t2 && nw < LMB_STEP_MAX_ARGS;
@@ -632,7 +634,7 @@ static void add_entry(struct lmb_plan *p, const struct entry *e, const struct lm
             static int ns;
             if (strstr(e->before, "$HOST")) {
                 char *sec = sections[ns++ % 8];
-                snprintf(sec, 160, "Socket bandwidth using %s", host);
+                snprintf(sec, 160, "Socket bandwidth using %s", target);
                 s->before = sec;
             } else {
                 s->before = e->before;
@@ -744,6 +746,9 @@ int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, unsigned launc
                     add_entry(p, &table[i], c, prof, fsz, hosts[nh], true);
             nh++;
         }
+        /* The benchmarks' clients get the host without its user@ (ssh's
+         * part); the runner gives them the address ssh reaches the host at
+         * once it has been there (runremote.c). */
     }
     return 0;
 }
