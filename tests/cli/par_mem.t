@@ -61,76 +61,7 @@ hw_bad_common par_mem "$CMD"
 hw_interrupt "SIGINT" 2 "$CMD" -N 1000 --min-time 0.2
 
 # --- pages: --pages default|4k|thp|2m|1g -------------------------------------------------
-# PAGES_ARGS: a small run. A fake sysfs (LMBENCH_SYSFS) makes the skips
-# deterministic: no 2 MiB pages reserved, transparent huge pages "never".
-usage_error par_mem "$CMD" --pages huge -M 16k
-usage_error par_mem "$CMD" --pages '' -M 16k
-usage_error par_mem "$CMD" -M 16k --pages
-run "$CMD" --pages 4K -M 16k
-like "$ERR" "^par_mem: --pages: unknown page choice '4K' \\(expected one of default\\|4k\\|thp\\|2m\\|1g\\)\$" \
-    "--pages 4K: the choices named (they are lower case)"
-S=$T/sys
-mkdir -p "$S/kernel/mm/hugepages/hugepages-2048kB" "$S/kernel/mm/transparent_hugepage"
-echo 0 >"$S/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
-echo 0 >"$S/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
-echo 'always madvise [never]' >"$S/kernel/mm/transparent_hugepage/enabled"
-run env LMBENCH_SYSFS="$S" "$CMD" --pages 2m -M 16k
-is "$RC" 3 "--pages 2m, none reserved (fake sysfs): exit 3, skipped"
-like "$ERR" "^par_mem: .*pages=2m.*: skipped: no 2 MiB huge pages reserved \\(.*nr_hugepages is 0; reserve them as root: echo N > /proc/sys/vm/nr_hugepages" \
-    "--pages 2m, none reserved: says so and how to reserve them"
-run env LMBENCH_SYSFS="$S" "$CMD" --pages thp -M 16k
-is "$RC" 3 "--pages thp, THP never (fake sysfs): exit 3, skipped"
-like "$ERR" "^par_mem: .*: skipped: transparent huge pages are off here \\(.*/enabled: always madvise \\[never\\]\\)" \
-    "--pages thp, THP never: the setting read"
-run env LMBENCH_SYSFS="$S/none" "$CMD" --pages 1g -M 16k
-is "$RC" 3 "--pages 1g, no such page size (fake sysfs): exit 3"
-like "$ERR" ": skipped: this kernel or processor has no 1 GiB huge pages" "--pages 1g, no such page size: says so"
-# The real system: 2 MiB pages where enough are reserved and free, else the skip.
-H2=/sys/kernel/mm/hugepages/hugepages-2048kB
-free2=$(cat "$H2/free_hugepages" 2>/dev/null || echo 0)
-if [ "$free2" -lt 1 ]; then
-    run "$CMD" --pages 2m -M 16k
-    ok $([ "$RC" = 3 ] && printf '%s\n' "$ERR" | grep -Eq ': skipped: (no 2 MiB huge pages reserved|needs [0-9]+ 2 MiB huge pages|this kernel or processor has no 2 MiB)'; echo $?) \
-        "--pages 2m here ($free2 free): skipped with the reason"
-fi
-if json_usable; then
-    base=$(getconf PAGESIZE)
-    run_json "$CMD" -N 1 --json -M 16k
-    json_checks "$T/json" <<JQ
-no --pages (as --pages 4k): pages "4k", run.config.pages "4k"; where the backing is recorded, $base-byte pages, none huge
-    (.results | length > 0 and all(.[]; .params.pages == "4k"
-    and (.params.page_bytes == null or (.params.page_bytes == $base and .params.huge_percent == 0))))
-    and .run.config.pages == "4k"
-JQ
-    run_json "$CMD" -N 1 --json --pages=default -M 16k
-    json_checks "$T/json" <<JQ
---pages=default: pages "default", run.config.pages "default"
-    (.results | length > 0 and all(.[]; .params.pages == "default")) and .run.config.pages == "default"
-JQ
-    if grep -q '\[always\]\|\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
-        run_json "$CMD" -N 1 --json --pages thp -M 16k
-        json_checks "$T/json" <<'JQ'
---pages thp (THP available here): pages "thp"; 2 MiB pages all huge, or a warning with the share
-    .results | length > 0 and all(.[]; .params.pages == "thp"
-    and (.params.page_bytes == null or (.params.page_bytes == 2097152 and .params.huge_percent == 100)
-         or (.warnings | any(test("asked for --pages thp; [0-9]+% of the buffer is on huge pages")))))
-JQ
-        
-    else
-        skip "--pages thp: transparent huge pages are not available here"
-    fi
-    if [ "$free2" -ge 1 ]; then
-        run_json "$CMD" -N 1 --json --pages 2m -M 16k
-        json_checks "$T/json" <<'JQ'
---pages 2m (reserved here): pages "2m", on 2 MiB pages all huge
-    .results | length > 0 and all(.[]; .params.pages == "2m"
-    and (.params.page_bytes == null or (.params.page_bytes == 2097152 and .params.huge_percent == 100)))
-JQ
-    else
-        skip "--pages 2m: only $free2 2 MiB huge pages free here"
-    fi
-else
-    skip "--pages in --json: jq missing or built without jansson"
-fi
+# (the shared checks: hw_pages_checks in lib-hw.sh)
+hw_pages_checks par_mem "$CMD" 1 "-M 16k" "-M 16k"
 
 done_testing
