@@ -64,7 +64,7 @@ dist:
 	when=$$(git log -1 --format=%ct HEAD); \
 	mkdir -p '$(RELEASE_DIR)'; \
 	tmp=$$(mktemp -d '$(RELEASE_DIR)/.dist.XXXXXX'); \
-	trap 'rm -rf "$$tmp"' EXIT; trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	trap 'trap "" HUP INT TERM; rm -rf "$$tmp"' EXIT; trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	top=$$tmp/$(DIST_NAME); \
 	mkdir "$$top"; \
 	git ls-files -z > "$$tmp/files"; \
@@ -89,7 +89,7 @@ dist:
 distcheck: dist
 	@set -eu; \
 	d=$$(mktemp -d "$${TMPDIR:-/tmp}/lmbench-distcheck.XXXXXX"); \
-	trap 'cd /; chmod -R u+w "$$d" 2>/dev/null; rm -rf "$$d"' EXIT; \
+	trap 'trap "" HUP INT TERM; cd /; chmod -R u+w "$$d" 2>/dev/null; rm -rf "$$d"' EXIT; \
 	trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	echo "distcheck: unpacking $(DIST_TARBALL) in $$d"; \
 	tar -xzf '$(DIST_TARBALL)' -C "$$d"; \
@@ -179,7 +179,7 @@ static-release: $(STATIC_TARGETS:%=static-release-%)
 	@set -eu; \
 	mkdir -p '$(RELEASE_DIR)'; \
 	tmp=$$(mktemp -d '$(RELEASE_DIR)/.static.XXXXXX'); \
-	trap 'rm -rf "$$tmp"' EXIT; trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	trap 'trap "" HUP INT TERM; rm -rf "$$tmp"' EXIT; trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	o=$$tmp/$(REL_STATIC_NAME); \
 	mkdir "$$o"; \
 	printf '%s\n' "$$LMB_REL_README" > "$$o/README"; \
@@ -206,7 +206,7 @@ static-release: $(STATIC_TARGETS:%=static-release-%)
 check-static-release: static-release
 	@set -eu; cd '$(REL_STATIC_DIR)'; \
 	t=$$(mktemp -d "$${TMPDIR:-/tmp}/lmbench-static-check.XXXXXX"); \
-	trap 'rm -rf "$$t"' EXIT; trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	trap 'trap "" HUP INT TERM; rm -rf "$$t"' EXIT; trap 'exit 129' HUP; trap 'exit 130' INT; trap 'exit 143' TERM; \
 	fail() { echo "check-static-release: $$*" >&2; exit 1; }; \
 	sha256sum -c --quiet SHA256SUMS || fail "SHA256SUMS does not match the files"; \
 	echo "check-static-release: SHA256SUMS matches"; \
