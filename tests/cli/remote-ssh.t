@@ -116,8 +116,13 @@ esac
 exec "$BIN/lmbench" "\$@"
 EOF
 chmod +x "$T/lmb-wrap"
+# The settings from a config file this time (REMOTE, SSH, REMOTE_LMBENCH).
+printf 'REMOTE=root@h1\nSSH="%s"\nREMOTE_LMBENCH=%s\n' "$SSH" "$T/lmb-wrap" >"$T/remote.conf"
+run "$LMBENCH" run -c "$T/remote.conf" --profile quick --cpus 0 --groups network --list
+like "$OUT" "lat_tcp -N 3 --cpus 0 h1  \(server on root@h1 over ssh\)" \
+    "--list: root@h1's steps, the client against h1"
 TAG=$(new_tag)
-lmbrun fail --remote root@h1 --ssh "$SSH" --remote-lmbench "$T/lmb-wrap"
+lmbrun fail -c "$T/remote.conf"
 is "$RC" 1 "failed steps: exit status 1"
 one_line_like "$(printf '%s\n' "$ERR" | grep 'lat_tcp -N 1 --cpus 0 h1: ')" \
     "^lmbench run: lat_tcp -N 1 --cpus 0 h1: failed: " "failed steps: lat_tcp against root@h1 failed"
@@ -126,6 +131,9 @@ one_line_like "$(printf '%s\n' "$ERR" | grep 'lat_connect -N 1 --cpus 0 h1: ')" 
     "failed steps: lat_connect's server could not start, with its message"
 like "$(cat "$T"/fail/*[0-9] 2>/dev/null)" "^UDP latency using $A1: $NUM microseconds" \
     "failed steps: the others still measured (user@host: the client gets the address)"
+json_ok "$T/fail/$(ls "$T/fail" | grep '\.json$')" \
+    ".run.config.remote == \"root@h1\" and .run.config.ssh == \"$SSH\" and .run.config.remote_lmbench == \"$T/lmb-wrap\"" \
+    "failed steps: run.config has the config file's REMOTE, SSH and REMOTE_LMBENCH"
 ns_left 1 "failed steps: nothing of ours left in h1 (the unreachable server stopped)"
 no_process_left "$TAG" "failed steps: nothing left here" 20
 
@@ -194,6 +202,14 @@ is "$RC" 1 "host key unknown: exit status 1"
 one_message "host key" \
     "^lmbench run: remote host h1: its host key is not known here \(No ED25519 host key is known for h1 and you have requested strict checking\.\): lmbench runs ssh with BatchMode=yes, which cannot ask; connect once with 'ssh h1' to check and accept it \(or add it to known_hosts with ssh-keyscan\); its 5 network steps are not run\$" \
     "host key unknown: one message saying what to do"
+
+run "$LMBENCH" run --ssh '' --remote h1
+is "$RC:$(printf '%s\n' "$ERR" | head -n 1)" "2:lmbench run: --ssh: empty value" "--ssh '': bad usage"
+lmbrun nossh --remote h1 --ssh "/nonexistent/ssh -F $SSH_CONFIG"
+is "$RC" 1 "no ssh program: exit status 1"
+one_message "ssh program" \
+    "^lmbench run: remote host h1: cannot run the ssh program '/nonexistent/ssh' here \(No such file or directory\): install OpenSSH's client, or give the ssh command with --ssh CMD; its 5 network steps are not run\$" \
+    "no ssh program: one message"
 
 lmbrun missing --remote h1 --ssh "$SSH" --remote-lmbench /nonexistent/lmbench
 is "$RC" 1 "no lmbench there: exit status 1"
