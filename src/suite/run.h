@@ -74,7 +74,7 @@ struct lmb_remote_server {
     int status;                   /* its exit status once it ended, else -1 */
 };
 
-#define LMB_RUN_MAX_REMOTES 16
+#define LMB_RUN_MAX_REMOTES LMB_REMOTE_MAX_HOSTS
 
 /* The suite's own settings beyond lmb_sconf (kept in run.config for --resume). */
 struct lmb_run_opts {
@@ -194,10 +194,11 @@ void lmb_outcome_free(struct lmb_outcome *o);
  * the address, then `REMOTE_LMBENCH --version` there). Returns the host's
  * state (its message said once, when it is not usable), or NULL when the run
  * was stopped meanwhile. */
-const struct lmb_remote *lmb_run_remote_check(struct run *r, const struct lmb_step *s);
+struct lmb_remote *lmb_run_remote_check(struct run *r, const struct lmb_step *s);
 /* Starts s's server on its remote host over ssh and waits until it serves. 0,
- * or -1 with why (the session ended, nothing left running there). */
-int lmb_run_remote_start(struct run *r, const struct lmb_step *s, const struct lmb_remote *h,
+ * or -1 with why (the session ended, nothing left running there; when ssh
+ * itself failed, the host is marked not usable for its later steps). */
+int lmb_run_remote_start(struct run *r, const struct lmb_step *s, struct lmb_remote *h,
                          struct lmb_remote_server *srv, char *why, size_t len);
 /* Stops it (closes the session's stdin: `BENCH -S` runs there) and waits for
  * the session's end (30 s, 5 s when the run is being stopped). 0, or -1 with why. */

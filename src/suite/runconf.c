@@ -176,6 +176,19 @@ int lmb_sconf_set(struct lmb_sconf *c, const char *key, const char *v, char *err
                          lmb_quote_arg(v));
                 return -1;
             }
+        {
+            unsigned hosts = 0;
+            bool in = false;
+            for (const char *p = v; *p; p++) {
+                bool blank = *p == ' ' || *p == '\t';
+                hosts += !blank && !in;
+                in = !blank;
+            }
+            if (hosts > LMB_REMOTE_MAX_HOSTS) {
+                snprintf(err, errlen, "REMOTE: more than %d hosts", LMB_REMOTE_MAX_HOSTS);
+                return -1;
+            }
+        }
         snprintf(c->remote, sizeof c->remote, "%s", v);
         for (char *p = c->remote; *p; p++)
             if (*p == '\t')

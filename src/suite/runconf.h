@@ -47,6 +47,9 @@ struct lmb_sconf {
 
 #define LMB_PROFILES "quick, default or full"
 
+/* The most hosts REMOTE may name. */
+#define LMB_REMOTE_MAX_HOSTS 16
+
 /* The most words SSH (the ssh command and its options) may have. */
 #define LMB_SSH_MAX_WORDS 24
 

@@ -372,7 +372,7 @@ bool lmb_run_step_execute(struct run *r, const struct lmb_step *s, struct lmb_ou
     }
     if (s->remote) {
         /* The host was reached over ssh once (or said why it cannot be). */
-        const struct lmb_remote *h = lmb_run_remote_check(r, s);
+        struct lmb_remote *h = lmb_run_remote_check(r, s);
         if (h == NULL) {
             o->interrupted = true;
             return false;

@@ -404,7 +404,7 @@ static unsigned steps_of(const struct run *r, const char *host)
     return n;
 }
 
-const struct lmb_remote *lmb_run_remote_check(struct run *r, const struct lmb_step *s)
+struct lmb_remote *lmb_run_remote_check(struct run *r, const struct lmb_step *s)
 {
     struct lmb_remote *h = host_entry(r, s->host);
     char words[sizeof r->conf.ssh], *argv[LMB_SSH_MAX_WORDS + 6], cmd[1200], why[400];
@@ -552,7 +552,7 @@ static void session_failure(struct run *r, const struct lmb_step *s,
     snprintf(why, len, "could not %s its server on %s: %s", doing, s->host, what);
 }
 
-int lmb_run_remote_start(struct run *r, const struct lmb_step *s, const struct lmb_remote *h,
+int lmb_run_remote_start(struct run *r, const struct lmb_step *s, struct lmb_remote *h,
                          struct lmb_remote_server *srv, char *why, size_t len)
 {
     char words[sizeof r->conf.ssh], *argv[LMB_SSH_MAX_WORDS + 6], cmd[2400], err[400];
@@ -583,6 +583,14 @@ int lmb_run_remote_start(struct run *r, const struct lmb_step *s, const struct l
                  s->host, SSH_WAIT_S);
     else
         session_failure(r, s, srv, "start", why, len);
+    if (srv->status == 255) {
+        /* ssh itself failed (the host went away): its other steps are not
+         * tried, each for ssh's timeout. */
+        unsigned k = steps_of(r, s->host);
+        h->state = -1;
+        snprintf(h->why, sizeof h->why, "remote host %s: %s; its later network steps (of %u) "
+                 "are not run", s->host, why, k);
+    }
     session_free(srv);
     return -1;
 }

@@ -737,9 +737,10 @@ int lmb_plan_build(struct lmb_plan *p, const struct lmb_sconf *c, unsigned launc
     /* The network steps again against each remote host. */
     snprintf(remotes, sizeof remotes, "%s", c->remote);
     if (c->network) {
-        static char hosts[16][128];
+        static char hosts[LMB_REMOTE_MAX_HOSTS][128];
         int nh = 0;
-        for (h = strtok_r(remotes, " ", &save); h && nh < 16; h = strtok_r(NULL, " ", &save)) {
+        for (h = strtok_r(remotes, " ", &save); h && nh < LMB_REMOTE_MAX_HOSTS;
+             h = strtok_r(NULL, " ", &save)) {
             snprintf(hosts[nh], sizeof hosts[0], "%s", h);
             for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
                 if (strcmp(table[i].group, NET) == 0 && entry_on(&table[i], c, prof))

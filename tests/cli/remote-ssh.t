@@ -181,6 +181,28 @@ one_message() {
     one_line_like "$(printf '%s\n' "$ERR" | grep -F -- "$1")" "$2" "$3"
 }
 
+# h2's sshd goes away during the run (its lat_tcp server kills it): the step
+# whose server then cannot start says why, once; the later steps are not tried.
+cat >"$T/lmb-kill" <<EOF
+#!/bin/sh
+case "\$1 \$2" in
+"lat_tcp -s") kill -KILL "\$(cat "$SSH_DIR/sshd2.pid")" ;;
+esac
+exec "$BIN/lmbench" "\$@"
+EOF
+chmod +x "$T/lmb-kill"
+TAG=$(new_tag)
+lmbrun gone --remote h2 --ssh "$SSH" --remote-lmbench "$T/lmb-kill"
+is "$RC" 1 "h2 gone during the run: exit status 1"
+like "$(cat "$T"/gone/*[0-9] 2>/dev/null)" "^TCP latency using $(sshd_addr 2): $NUM microseconds" \
+    "h2 gone during the run: the step whose session was open still measured"
+one_message "Connection refused" \
+    "^lmbench run: lat_rpc -N 1 --cpus 0 h2: failed: could not start its server on h2: no ssh server answers there \(ssh: connect to host [0-9.]+ port 22: Connection refused\)" \
+    "h2 gone during the run: said once, by the next step"
+is "$(printf '%s\n' "$ERR" | grep -c 'h2: failed: remote host h2 cannot be used over ssh (said above)$')" 2 \
+    "h2 gone during the run: its 2 later steps not tried"
+ns_left 2 "h2 gone during the run: nothing of ours left in h2"
+
 sshd_kill 2
 TAG=$(new_tag)
 lmbrun refused --remote h2 --ssh "$SSH" --remote-lmbench "$BIN/lmbench"
