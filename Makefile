@@ -172,7 +172,7 @@ MAIN_OBJS := $(patsubst %.c,$(B)/obj/%.o,src/main.c src/registry.c $(BENCH_SRCS)
 
 # The suite's modules that unit tests reach (no verb, nothing of the registry).
 SUITE_LIB_SRCS := $(addprefix src/suite/,results.c read_json.c import3.c summary.c memlat.c \
-                    runconf.c util.c cmpstat.c cmprows.c progress.c)
+                    runconf.c util.c cmpstat.c cmprows.c progress.c scalecurve.c)
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_TESTS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%.t)

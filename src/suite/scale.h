@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* lmbench scale: a benchmark command run at -P 1, 2, 4 ... (or a list), its
  * scaling curve (throughput, per-copy figure, efficiency against linear) and
- * the point where it stops scaling. The verb is in scale.c; so are the plain
- * computations below, which tests/unit/test_scale.c checks on synthetic data.
+ * the point where it stops scaling. The verb is in scale.c; the plain
+ * computations below are in scalecurve.c, which tests/unit/test_scale.c checks
+ * on synthetic data.
  * doc/lmbench-scale.1 states the stopping rule. */
 #ifndef LMB_SUITE_SCALE_H
 #define LMB_SUITE_SCALE_H

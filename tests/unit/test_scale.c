@@ -1,31 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of lmbench scale's curve (src/suite/scale.c) on synthetic data
+/* Unit tests of lmbench scale's curve (src/suite/scalecurve.c) on synthetic data
  * with known answers: the throughput of bandwidth and latency records, the
  * efficiency against linear, the stopping rule (the first point whose
  * throughput interval is not above the previous point's, or whose efficiency
- * is under the threshold), the default -P counts and --copies parsing.
- *
- * The verb's file is not among the suite modules the unit tests link
- * (SUITE_LIB_SRCS in the Makefile), so it is compiled into this test, with a
- * registry of one benchmark in place of the generated one. */
+ * is under the threshold), the default -P counts and --copies parsing. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-#include "suite/scale.c"
-
-/* The registry scale.c refers to (the command line is not tested here). */
-const struct lmb_bench *const lmb_benches[] = { NULL };
-const struct lmb_bench *lmb_find_bench(const char *name)
-{
-    (void)name;
-    return NULL;
-}
+#include "suite/scale.h"
 
 static bool near(double a, double b)
 {
