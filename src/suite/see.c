@@ -1126,6 +1126,47 @@ static void warnings_of(const struct see *S, int r, struct text *t)
     run_warnings(&S->files[r], "", t, NULL);
 }
 
+/* The relation of a matrix cell by its letter (summary.h), NULL for none. */
+static const char *relation_of(char c)
+{
+    return c == 's' ? "smt" : c == 'c' ? "core" : c == 'S' ? "socket" : c == 'u' ? "unknown" : NULL;
+}
+
+/* --matrix in CSV: one line per cell that has a figure or a reason, table
+ * "matrix:KEY", column "ROW->COLUMN" (CPU or node numbers), the unit, the
+ * value (empty when unmeasured), no mark, the note: the pair's relation
+ * (core-to-core, each pair once, lower CPU first) or the reason it was not
+ * measured. */
+static void csv_matrices(const struct see *S, FILE *out)
+{
+    for (int r = 0; r < S->nfiles; r++) {
+        struct lmb_sum_matrix *m;
+        int nm = lmb_sum_matrices(&S->files[r], &m);
+        for (int k = 0; k < nm; k++) {
+            char table[48];
+            /* A core-to-core matrix holds each pair twice: once here. */
+            bool sym = strcmp(m[k].axis, "CPU") == 0;
+            snprintf(table, sizeof table, "matrix:%s", m[k].key);
+            for (int i = 0; i < m[k].n; i++)
+                for (int j = 0; j < m[k].n; j++) {
+                    size_t at = (size_t)i * (size_t)m[k].n + (size_t)j;
+                    const char *rel = relation_of(m[k].rel[at]);
+                    char col[32];
+                    if ((isnan(m[k].v[at]) && m[k].why[at] == NULL) || (sym && j < i))
+                        continue;
+                    snprintf(col, sizeof col, "%d->%d", m[k].ids[i], m[k].ids[j]);
+                    csv_row(out, &S->files[r], table, col, m[k].unit);
+                    if (!isnan(m[k].v[at]))
+                        fprintf(out, "%.10g", m[k].v[at]);
+                    fputs(",,", out);
+                    csv_field(out, m[k].why[at] != NULL ? m[k].why[at] : rel ? rel : "");
+                    fputc('\n', out);
+                }
+        }
+        lmb_sum_matrices_free(m, nm > 0 ? nm : 0);
+    }
+}
+
 static void print_csv(const struct see *S, FILE *out)
 {
     fputs("file,host,os,table,column,unit,value,mark,note\n", out);
@@ -1180,6 +1221,8 @@ static void print_csv(const struct see *S, FILE *out)
             column_free(&k);
         }
     }
+    if (S->matrix)
+        csv_matrices(S, out);
     for (int r = 0; r < S->nfiles; r++) {
         struct text w = { 0 };
         warnings_of(S, r, &w);
@@ -1264,10 +1307,8 @@ static json_t *json_matrices(const struct see *S)
                     char c = m[k].rel[at];
                     json_array_append_new(vr, isnan(m[k].v[at]) ? json_null()
                                                                 : json_real(m[k].v[at]));
-                    json_array_append_new(rr, c == 's' ? json_string("smt")
-                                              : c == 'c' ? json_string("core")
-                                              : c == 'S' ? json_string("socket")
-                                              : c == 'u' ? json_string("unknown") : json_null());
+                    json_array_append_new(rr, relation_of(c) ? json_string(relation_of(c))
+                                                             : json_null());
                     if (m[k].why[at] != NULL)
                         json_array_append_new(un, json_pack("{sisiss}", "row", m[k].ids[i],
                                                             "column", m[k].ids[j], "reason",

@@ -179,5 +179,18 @@ is "$(printf '%s' "$OUT" | jq -c '.matrices[0] | [.key, .ids, .values[0], .relat
     "--json --matrix: the matrix"
 run "$LMBENCH" see --json "$M/big.json"
 is "$(printf '%s' "$OUT" | jq 'has("matrices")')" false "--json without --matrix: no matrices"
+run "$LMBENCH" see --csv --matrix "$M/big.json"
+is "$RC" 0 "--csv --matrix: exit 0"
+like "$OUT" '^tests/fixtures/modern/big\.json,big,Linux 6\.1\.0-test,matrix:c2c_cas,0->1,ns,18\.5,,smt$|,matrix:c2c_cas,0->1,ns,18\.5,,smt$' \
+    "--csv --matrix: a c2c cell: its pair, unit, figure and relation"
+like "$OUT" ',matrix:c2c_cas,0->4,ns,,,CPU 4 is not online here$' "--csv --matrix: an unmeasured pair: no value, the reason"
+is "$(printf '%s\n' "$OUT" | grep -c ',matrix:c2c_cas,')" 7 "--csv --matrix: each c2c pair once (7 records, not 14)"
+like "$OUT" ',matrix:numa_latency,1->0,ns,145\.5,,$' "--csv --matrix: NUMA cells: CPU node -> memory node"
+is "$(printf '%s\n' "$OUT" | grep -c ',matrix:numa_bandwidth,')" 4 "--csv --matrix: the 2x2 bandwidth matrix"
+C1=$(printf '%s\n' "$OUT" | grep -n ',matrix:' | head -n 1 | cut -d: -f1)
+C2=$(printf '%s\n' "$OUT" | grep -n '^[^,]*,[^,]*,[^,]*,modern_' | tail -n 1 | cut -d: -f1)
+ok $([ -n "$C1" ] && [ -n "$C2" ] && [ "$C1" -gt "$C2" ]; echo $?) "--csv --matrix: after the tables"
+run "$LMBENCH" see --csv "$M/big.json"
+is "$(printf '%s\n' "$OUT" | grep -c ',matrix:')" 0 "--csv without --matrix: no matrix lines"
 
 done_testing
