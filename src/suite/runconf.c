@@ -184,6 +184,13 @@ int lmb_sconf_set(struct lmb_sconf *c, const char *key, const char *v, char *err
                 hosts += !blank && !in;
                 in = !blank;
             }
+            /* A word that ssh would take for an option is not a host. */
+            for (const char *p = v; *p; p++)
+                if (*p == '-' && (p == v || p[-1] == ' ' || p[-1] == '\t')) {
+                    snprintf(err, errlen, "REMOTE: '%s' is not a host name (it starts with '-')",
+                             lmb_quote_arg(p));
+                    return -1;
+                }
             if (hosts > LMB_REMOTE_MAX_HOSTS) {
                 snprintf(err, errlen, "REMOTE: more than %d hosts", LMB_REMOTE_MAX_HOSTS);
                 return -1;

@@ -227,6 +227,10 @@ one_message "host key" \
 
 run "$LMBENCH" run --ssh '' --remote h1
 is "$RC:$(printf '%s\n' "$ERR" | head -n 1)" "2:lmbench run: --ssh: empty value" "--ssh '': bad usage"
+run "$LMBENCH" run --remote -oProxyCommand
+is "$RC:$(printf '%s\n' "$ERR" | head -n 1)" \
+    "2:lmbench run: --remote: '-oProxyCommand' is not a host name (it starts with '-')" \
+    "--remote -o...: refused (ssh would take it for an option)"
 lmbrun nossh --remote h1 --ssh "/nonexistent/ssh -F $SSH_CONFIG"
 is "$RC" 1 "no ssh program: exit status 1"
 one_message "ssh program" \
