@@ -85,6 +85,8 @@ trap _cleanup EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
+# A reader that goes away (prove ... | head) must not skip the clean-up.
+trap 'exit 141' PIPE
 
 # --- binaries of another architecture, run under LMBENCH_RUNNER ---------------------
 
