@@ -22,8 +22,16 @@ skip_all() {
 if [ "${LMBENCH_EMULATED:-0}" = 1 ] || [ -n "${LMBENCH_RUNNER:-}" ]; then
     skip_all "emulated: the playbook is architecture-independent, tested with the native build"
 fi
-command -v ansible-playbook >/dev/null 2>&1 ||
+if [ "${LMBENCH_SANITIZED:-0}" = 1 ]; then
+    skip_all "sanitized build: the playbook's lmbench run is the one run*.t check under ASan; here it would only be slower"
+fi
+if ! command -v ansible-playbook >/dev/null 2>&1; then
+    if [ "${LMBENCH_REQUIRE_FLEET:-0}" = 1 ]; then
+        echo "Bail out! LMBENCH_REQUIRE_FLEET=1 but no ansible-playbook (scripts/install-deps --fleet)"
+        exit 255
+    fi
     skip_all "no ansible-playbook (scripts/install-deps --fleet installs ansible-core)"
+fi
 PLAYBOOK=$SRCROOT/contrib/ansible/lmbench.yml
 [ -f "$PLAYBOOK" ] || skip_all "no $PLAYBOOK"
 sshd_hosts 4 || skip_all "$SSHD_WHY"

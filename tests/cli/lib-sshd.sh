@@ -27,7 +27,9 @@
 # sshd_hosts fails (status 1, the reason in SSHD_WHY) when this machine cannot
 # have them: not root, no sshd or ssh-keygen, no network namespaces. Set-up
 # errors after that are failures too (SSHD_WHY says which step); the caller
-# decides whether a missing sshd is a skip (tests/cli) or an error (CI).
+# decides whether that is a skip. With LMBENCH_REQUIRE_FLEET=1 (CI, which
+# installs sshd with scripts/install-deps --fleet) it is never one: the test
+# file bails out with the reason instead.
 
 SSHD_N=0
 SSHD_NET=
@@ -126,6 +128,15 @@ _sshd_step() {
 
 # sshd_hosts N: hosts h1..hN (see above). 0 when all answer over ssh.
 sshd_hosts() {
+    _sshd_hosts "$@" && return 0
+    if [ "${LMBENCH_REQUIRE_FLEET:-0}" = 1 ]; then
+        echo "Bail out! LMBENCH_REQUIRE_FLEET=1 but no sshd hosts: $SSHD_WHY"
+        exit 255
+    fi
+    return 1
+}
+
+_sshd_hosts() {
     _ssn=$1
     if [ "$(id -u)" != 0 ]; then
         SSHD_WHY="needs root (network namespaces, sshd)"
