@@ -8,7 +8,8 @@
 #                    (an error fails; rpm/lmbench.rpmlintrc drops the checks
 #                    Fedora's guidelines contradict); the spec's Version against VERSION; then
 #                    rpmbuild -bb --nodeps (the build requirements are not
-#                    rpm packages on Debian) in a temporary _topdir, removed on
+#                    rpm packages on Debian; _docdir_fmt %{NAME} as Fedora,
+#                    openEuler and EL set it) in a temporary _topdir, removed on
 #                    every exit, its binary rpm copied to $(RPM_TOPDIR)/RPMS;
 #                    rpm -qlp of it against the paths the spec promises; its
 #                    files unpacked and lmbench run from them.
@@ -57,11 +58,12 @@ check-rpm: srpm
 	mkdir -p "$$t/SOURCES" "$$t/SPECS"; \
 	cp '$(DIST_TARBALL)' "$$t/SOURCES/"; \
 	cp '$(RPM_TOPDIR)/SPECS/lmbench.spec' "$$t/SPECS/"; \
-	$(RPMBUILD) -bb --nodeps --define "_topdir $$t" "$$t/SPECS/lmbench.spec" > "$$t/build.log" 2>&1 || \
+	$(RPMBUILD) -bb --nodeps --define "_topdir $$t" --define '_docdir_fmt %%{NAME}' "$$t/SPECS/lmbench.spec" > "$$t/build.log" 2>&1 || \
 		{ tail -n 60 "$$t/build.log" >&2; fail "rpmbuild -bb failed (the end of its log above)"; }; \
 	grep -E '^(ok|not ok|Result:|Files=)' "$$t/build.log" | grep -v '^ok' || :; \
 	rpmf=$$(ls "$$t"/RPMS/*/lmbench-[0-9]*.rpm); \
 	rpm -qlp "$$rpmf" > "$$t/files"; \
+	fail() { echo "check-rpm: $$*; the rpm's files:" >&2; sed 's/^/    /' "$$t/files" >&2; exit 1; }; \
 	for f in /usr/bin/lmbench /usr/bin/lat_syscall /usr/bin/bw_mem /usr/bin/lmdd \
 		/usr/libexec/lmbench/hello /usr/libexec/lmbench/stream /usr/libexec/lmbench/mhz \
 		/usr/share/lmbench/www/URLS /usr/share/licenses/lmbench/LICENSE \
@@ -75,7 +77,7 @@ check-rpm: srpm
 		if grep -qxF "$$f" "$$t/files"; then fail "$$rpmf puts $$f in bin (a short name: libexec only)"; fi; \
 	done; \
 	if grep -Eq '^/usr/share/man/man1/stream\.1' "$$t/files"; then fail "$$rpmf has stream.1 (ImageMagick's name)"; fi; \
-	if grep -Ev '^/usr/(bin|libexec/lmbench|share/(man/man1|lmbench|doc/lmbench|licenses/lmbench))(/|$$)' "$$t/files"; then \
+	if grep -Ev '^/usr/(bin|libexec/lmbench|share/(man/man1|lmbench|doc/lmbench|licenses/lmbench)|lib/\.build-id)(/|$$)' "$$t/files"; then \
 		fail "$$rpmf has the files above outside the spec's directories"; fi; \
 	echo "check-rpm: $$(wc -l < "$$t/files") files, where the spec says"; \
 	mkdir "$$t/root"; \
