@@ -231,6 +231,9 @@ check-static-release: static-release
 		$(call lmb_rel_parts,$(a)); \
 		if [ $$json = yes ]; then [ $$rc = 0 ] || fail "$$f: --json failed (status $$rc) but the README says JSON"; \
 		else [ $$rc = 3 ] || fail "$$f: --json gave status $$rc, not 3 (built without jansson)"; fi; \
+		if [ $$rpc = no ]; then rc=0; $$r "./$$f" lat_rpc localhost > "$$t/rpc" 2>&1 || rc=$$?; \
+			[ $$rc = 3 ] && grep -q 'built without libtirpc' "$$t/rpc" || \
+				fail "$$f: lat_rpc gave status $$rc, not 3 'built without libtirpc' as the README says"; fi; \
 		$$r "./hello-$(a)" > "$$t/hello" || fail "hello-$(a) failed"; \
 		grep -qx 'Hello world' "$$t/hello" || fail "hello-$(a) did not say Hello world"; \
 		echo "check-static-release: $$f: $$v, static, stripped, runs$${r:+ under $${r##*/}}; JSON $$json, lat_rpc $$rpc";) \
@@ -255,7 +258,9 @@ define LMB_REL_README_BOTTOM
            it the classic text lines still work, --json exits with status 3.
   lat_rpc  the SunRPC benchmark (libtirpc); without it lat_rpc reports
            "skipped: built without libtirpc".
-  (Debian 12 has no jansson or libtirpc for riscv64: that build goes without.)
+  Built on Debian 12: it has no jansson for riscv64, and no static Kerberos
+  library (libgssapi_krb5.a), which a static libtirpc needs: lat_rpc is in
+  none of these static binaries (a distribution's package has it).
 
 Verify (on the machine you copied the files to, or before you copy them):
 
