@@ -181,6 +181,17 @@ static void run_kill0(uint64_t n, void *s)
             lmb_abort_copy("kill: %s", strerror(errno));
 }
 
+#if !PROT_SKIP
+/* One write to the protected page; the handler jumps back here. A function of
+ * its own, so that no variable of the caller's loop lives across the jump
+ * (the compiler cannot keep it in a register the jump clobbers). */
+__attribute__((noinline)) static void prot_write(char *page)
+{
+    if (sigsetjmp(prot_jump, 0) == 0)
+        *(volatile char *)page = 1;
+}
+#endif
+
 static void run_prot(uint64_t n, void *s)
 {
     struct sig_state *st = s;
@@ -190,8 +201,7 @@ static void run_prot(uint64_t n, void *s)
 #if PROT_SKIP
         lmb_prot_touch(st->page);
 #else
-        if (sigsetjmp(prot_jump, 0) == 0)
-            *(volatile char *)st->page = 1;
+        prot_write(st->page);
 #endif
     }
     if ((uint64_t)(sig_atomic_t)(caught - before) != (uint64_t)(sig_atomic_t)n)

@@ -276,7 +276,7 @@ static void *map_aligned(size_t len)
     p = mmap(NULL, extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return MAP_FAILED;
-    a = (char *)(((uintptr_t)p + HUGE_2M - 1) & ~(uintptr_t)(HUGE_2M - 1));
+    a = (char *)(((uintptr_t)p + (uintptr_t)HUGE_2M - 1) & ~((uintptr_t)HUGE_2M - 1));
     if (a > p)
         munmap(p, (size_t)(a - p));
     if ((size_t)(p + extra - (a + len)) > 0)
