@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -22,6 +21,7 @@
 #include "lib/launch.h"
 #include "registry.h"
 #include "run.h"
+#include "util.h"
 #include "stepexec.h"
 
 volatile sig_atomic_t lmb_run_stop;
@@ -88,13 +88,7 @@ static pid_t spawn(struct run *r, const struct lmb_step *s, char **argv, int arg
     if (pid != 0)
         return pid;
     /* Child: its own process group, default signals, dies with the runner. */
-    setpgid(0, 0);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
+    if (!lmb_child_setup(parent))
         _exit(1);
     for (int i = 0; i < 3; i++)
         if (fds[i][0] >= 0)

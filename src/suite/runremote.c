@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -25,6 +24,7 @@
 
 #include "lib/net.h"
 #include "run.h"
+#include "util.h"
 
 /* The remote shell's part of a server step: $0 lmbench, $1 the benchmark, $2
  * the address to listen on, $3 the one to stop it at. SIGHUP and SIGPIPE are
@@ -116,13 +116,7 @@ static int spawn(char **argv, bool hold, struct lmb_remote_server *p, char *why,
     }
     if (p->pid == 0) {
         int nul = hold ? in[0] : open("/dev/null", O_RDONLY);
-        setpgid(0, 0);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        signal(SIGPIPE, SIG_DFL);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
+        if (!lmb_child_setup(parent))
             _exit(1);
         if (nul < 0 || dup2(nul, STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0 ||
             dup2(err[1], STDERR_FILENO) < 0)

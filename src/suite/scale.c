@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -317,13 +316,7 @@ static void exec_point(const struct scale_opts *o, unsigned copies, int out_fd, 
     const char *self = getenv(LMB_SELF_ENV);
     int n = 0;
 
-    setpgid(0, 0);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent || argv == NULL)
+    if (!lmb_child_setup(parent) || argv == NULL)
         _exit(127);
     int nul = open("/dev/null", O_RDONLY);
     if (nul >= 0) {

@@ -3,9 +3,11 @@
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 int lmb_verb_usage_error(const char *verb, const char *usage, const char *fmt, ...)
@@ -96,4 +98,15 @@ void lmb_md_cell(FILE *out, const char *s)
             fputc('\\', out);
         fputc(c < 0x20 || c == 0x7f ? ' ' : (int)c, out);
     }
+}
+
+bool lmb_child_setup(pid_t parent)
+{
+    setpgid(0, 0);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    return getppid() == parent;
 }

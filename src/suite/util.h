@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* Small helpers shared by the suite verbs: usage errors in the house style,
- * checked output, long options. */
+ * checked output, long options, the set-up of a forked child. */
 #ifndef LMB_SUITE_UTIL_H
 #define LMB_SUITE_UTIL_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Prints "lmbench VERB: <message>" and "Usage: lmbench VERB USAGE" on stderr;
  * returns 2. */
@@ -43,5 +44,11 @@ bool lmb_want_colour(FILE *out);
  * and '\\' escaped, control characters and newlines as spaces, leading and
  * trailing blanks kept out. */
 void lmb_md_cell(FILE *out, const char *s);
+
+/* In a child a verb has just forked (parent: the verb's pid, taken before the
+ * fork): its own process group, the default action for SIGINT, SIGTERM,
+ * SIGHUP and SIGPIPE, and SIGKILL when the verb dies. False when the verb is
+ * gone already (the child should _exit at once). */
+bool lmb_child_setup(pid_t parent);
 
 #endif
