@@ -260,24 +260,6 @@ static int find_hello(char *out, size_t len, char *err, size_t errlen)
     return -1;
 }
 
-/* 'path' quoted for /bin/sh. */
-static void shell_quote(const char *path, char *out, size_t len)
-{
-    size_t o = 0;
-
-    out[o++] = '\'';
-    for (const char *p = path; *p && o + 6 < len; p++) {
-        if (*p == '\'') {
-            memcpy(out + o, "'\\''", 4);
-            o += 4;
-        } else {
-            out[o++] = *p;
-        }
-    }
-    out[o++] = '\'';
-    out[o] = '\0';
-}
-
 static int lat_proc_main(struct lmb_ctx *ctx, int argc, char **argv)
 {
     const struct lmb_variant *v;
@@ -308,7 +290,9 @@ static int lat_proc_main(struct lmb_ctx *ctx, int argc, char **argv)
             return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "%s", err);
         st.exec_argv[0] = "hello";
         st.exec_argv[1] = NULL;
-        shell_quote(st.hello, st.shell_cmd, sizeof st.shell_cmd);
+        if (lmb_shell_quote(st.hello, st.shell_cmd, sizeof st.shell_cmd) != 0)
+            return lmb_report_unmeasured(ctx, &rec, LMB_FAILED, "the hello helper's path is too "
+                                         "long for a shell command");
     }
 
     t = (struct lmb_timed){

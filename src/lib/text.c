@@ -64,3 +64,26 @@ const char *lmb_escape(const char *s, char *buf, size_t len)
     buf[o] = '\0';
     return buf;
 }
+
+int lmb_shell_quote(const char *s, char *out, size_t len)
+{
+    size_t o = 0;
+
+    if (len < 3)
+        return -1;
+    out[o++] = '\'';
+    for (; *s; s++) {
+        const char *piece = *s == '\'' ? "'\\''" : NULL;
+        size_t n = piece ? 4 : 1;
+        if (o + n + 2 > len)
+            return -1;
+        if (piece)
+            memcpy(out + o, piece, n);
+        else
+            out[o] = *s;
+        o += n;
+    }
+    out[o++] = '\'';
+    out[o] = '\0';
+    return 0;
+}

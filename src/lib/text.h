@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Text for messages: what the user typed, quoted safely. */
+/* Text for messages: what the user typed, quoted safely; a word for a shell. */
 #ifndef LMB_TEXT_H
 #define LMB_TEXT_H
 
@@ -20,5 +20,9 @@ const char *lmb_quote(const char *s, char *buf, size_t len);
  * user chose, a file name in a classic line): control bytes and DEL as \xNN,
  * every other byte as it is, cut only where buf is full. Returns buf. */
 const char *lmb_escape(const char *s, char *buf, size_t len);
+
+/* s in single quotes for a POSIX shell (a ' as '\''), into out. Returns 0,
+ * or -1 when out (len bytes) cannot hold it all: never a truncated word. */
+int lmb_shell_quote(const char *s, char *out, size_t len);
 
 #endif

@@ -34,6 +34,8 @@ struct lmb_buf {
 
 int lmb_buf_add(struct lmb_buf *b, const char *s, size_t n);
 void lmb_buf_free(struct lmb_buf *b);
+/* The last non-empty line of b into out (trailing blanks, CR and LF left out). */
+void lmb_buf_last_line(const struct lmb_buf *b, char *out, size_t len);
 
 /* The share of the steps' time the retries of disturbed steps may take: an
  * eighth, so that a default run on a busy 2-CPU machine still ends within its

@@ -248,32 +248,32 @@ void lmb_outcome_free(struct lmb_outcome *o)
     lmb_buf_free(&o->messages);
 }
 
-/* The last non-empty line of the messages, for a reason. */
-static void last_message(const struct lmb_buf *m, char *out, size_t len)
+/* The last non-empty line of b (trailing blanks, CR and LF left out). */
+void lmb_buf_last_line(const struct lmb_buf *b, char *out, size_t len)
 {
     const char *end, *start;
 
     out[0] = '\0';
-    if (m->n == 0)
+    if (b->n == 0)
         return;
-    end = m->p + m->n;
-    while (end > m->p && (end[-1] == '\n' || end[-1] == ' '))
+    end = b->p + b->n;
+    while (end > b->p && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
         end--;
     start = end;
-    while (start > m->p && start[-1] != '\n')
+    while (start > b->p && start[-1] != '\n')
         start--;
     snprintf(out, len, "%.*s", (int)(end - start), start);
 }
 
 /* The length of the messages without their last non-empty line (the one
- * last_message takes). */
+ * lmb_buf_last_line takes). */
 static size_t without_last_message(const struct lmb_buf *m)
 {
     const char *end = m->p + m->n;
 
     if (m->n == 0)
         return 0;
-    while (end > m->p && (end[-1] == '\n' || end[-1] == ' '))
+    while (end > m->p && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
         end--;
     while (end > m->p && end[-1] != '\n')
         end--;
@@ -303,7 +303,7 @@ static int server(struct run *r, const struct lmb_step *s, bool start, pid_t *gr
         *group = o.group;
     if (o.status != 0) {
         char last[200];
-        last_message(&o.messages, last, sizeof last);
+        lmb_buf_last_line(&o.messages, last, sizeof last);
         snprintf(why, len, "%s its server: %s", start ? "could not start" : "could not stop",
                  last[0] ? last : o.timed_out ? "no answer in 30 s" : "it failed");
         lmb_outcome_free(&o);
@@ -328,7 +328,7 @@ static void judge(const struct run *r, struct lmb_outcome *o)
         snprintf(o->verdict, sizeof o->verdict, "skipped");
     } else if (o->status != 0) {
         snprintf(o->verdict, sizeof o->verdict, "failed");
-        last_message(&o->messages, o->reason, sizeof o->reason);
+        lmb_buf_last_line(&o->messages, o->reason, sizeof o->reason);
         if (o->status == 2 && o->reason[0] == '\0')
             snprintf(o->reason, sizeof o->reason, "the command rejected its arguments");
     }

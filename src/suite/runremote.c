@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "lib/net.h"
+#include "lib/text.h"
 #include "run.h"
 #include "util.h"
 
@@ -37,30 +38,6 @@ static const char server_script[] =
 /* Seconds the preflight and a server's start or stop may take. */
 #define SSH_WAIT_S 30.0
 #define SSH_WAIT_STOPPING_S 5.0
-
-/* s in single quotes for a POSIX shell (and csh: no newline in it) into out. */
-static int shell_quote(const char *s, char *out, size_t len)
-{
-    size_t o = 0;
-
-    if (len < 3)
-        return -1;
-    out[o++] = '\'';
-    for (; *s; s++) {
-        const char *piece = *s == '\'' ? "'\\''" : NULL;
-        size_t n = piece ? 4 : 1;
-        if (o + n + 2 > len)
-            return -1;
-        if (piece)
-            memcpy(out + o, piece, n);
-        else
-            out[o] = *s;
-        o += n;
-    }
-    out[o++] = '\'';
-    out[o] = '\0';
-    return 0;
-}
 
 /* The ssh command's words (SSH split on blanks) into argv, from a copy in buf;
  * returns how many. */
@@ -265,22 +242,6 @@ static int line_with(const struct lmb_buf *b, const char *needle, char *out, siz
     return 1;
 }
 
-/* The last non-empty line of b into out. */
-static void last_line(const struct lmb_buf *b, char *out, size_t len)
-{
-    const char *end = b->p + b->n, *start;
-
-    out[0] = '\0';
-    if (b->n == 0)
-        return;
-    while (end > b->p && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-        end--;
-    start = end;
-    while (start > b->p && start[-1] != '\n')
-        start--;
-    snprintf(out, len, "%.*s", (int)(end - start), start);
-}
-
 /* Why ssh itself failed (exit status 255), from its messages: what happened
  * and what to do, into out. */
 static void ssh_failure(const char *host, const struct lmb_buf *errs, char *out, size_t len)
@@ -321,7 +282,7 @@ static void ssh_failure(const char *host, const struct lmb_buf *errs, char *out,
         snprintf(out, len, "ssh does not know this name (%s): check it, or give an address or an "
                  "alias of your ssh configuration (--ssh 'ssh -F FILE')", line);
     } else {
-        last_line(errs, line, sizeof line);
+        lmb_buf_last_line(errs, line, sizeof line);
         snprintf(out, len, "ssh failed (%s): try 'ssh %s true' by hand",
                  line[0] ? line : "exit status 255, no message", host);
     }
@@ -335,7 +296,7 @@ static void lmbench_missing(const struct run *r, int status, const struct lmb_bu
     bool path = strchr(lmb, '/') != NULL;
     char line[300];
 
-    last_line(errs, line, sizeof line);
+    lmb_buf_last_line(errs, line, sizeof line);
     if (status == 126)
         snprintf(out, len, "'%.300s' cannot be run there (%s): give the path of lmbench there with "
                  "--remote-lmbench PATH", lmb, line[0] ? line : "exit status 126");
@@ -421,7 +382,7 @@ struct lmb_remote *lmb_run_remote_check(struct run *r, const struct lmb_step *s)
     argv[n++] = "-o";
     argv[n++] = "BatchMode=yes";
     argv[n++] = (char *)s->host;
-    if (shell_quote(r->conf.remote_lmbench, cmd, sizeof cmd - 16) != 0) {
+    if (lmb_shell_quote(r->conf.remote_lmbench, cmd, sizeof cmd - 16) != 0) {
         snprintf(what, sizeof what, "--remote-lmbench: the path is too long");
         goto bad;
     }
@@ -447,7 +408,7 @@ struct lmb_remote *lmb_run_remote_check(struct run *r, const struct lmb_step *s)
         lmbench_missing(r, p.status, &p.errs, what, sizeof what);
     } else if (p.status != 0 || p.said.n < 8 || strncmp(p.said.p, "lmbench ", 8) != 0) {
         char line[200];
-        last_line(p.status != 0 ? &p.errs : &p.said, line, sizeof line);
+        lmb_buf_last_line(p.status != 0 ? &p.errs : &p.said, line, sizeof line);
         snprintf(what, sizeof what, "'%.300s --version' there %s (%s): give the path of lmbench "
                  "there with --remote-lmbench PATH", r->conf.remote_lmbench,
                  p.status != 0 ? "failed" : "is not lmbench's answer",
@@ -518,7 +479,7 @@ static int server_argv(struct run *r, const struct lmb_step *s, const struct lmb
         if (o + 2 >= clen)
             return -1;
         cmd[o++] = ' ';
-        if (shell_quote(parts[i], cmd + o, clen - o) != 0)
+        if (lmb_shell_quote(parts[i], cmd + o, clen - o) != 0)
             return -1;
         o += strlen(cmd + o);
     }
@@ -539,7 +500,7 @@ static void session_failure(struct run *r, const struct lmb_step *s,
     } else if (p->status == 126 || p->status == 127) {
         lmbench_missing(r, p->status, &p->errs, what, sizeof what);
     } else {
-        last_line(&p->errs, what, sizeof what);
+        lmb_buf_last_line(&p->errs, what, sizeof what);
         if (what[0] == '\0')
             snprintf(what, sizeof what, "exit status %d", p->status);
     }

@@ -57,6 +57,27 @@ static void test_escape_cut(void **state)
     assert_string_equal(lmb_escape(NULL, buf, sizeof buf), "(null)");
 }
 
+/* A shell word: single quotes, a quote inside as '\'', never truncated. */
+static void test_shell_quote(void **state)
+{
+    char out[32];
+
+    (void)state;
+    assert_int_equal(lmb_shell_quote("/usr/bin/lmbench", out, sizeof out), 0);
+    assert_string_equal(out, "'/usr/bin/lmbench'");
+    assert_int_equal(lmb_shell_quote("it's $HOME", out, sizeof out), 0);
+    assert_string_equal(out, "'it'\\''s $HOME'");
+    assert_int_equal(lmb_shell_quote("", out, sizeof out), 0);
+    assert_string_equal(out, "''");
+    /* 10 bytes need 13 with the quotes and the NUL: 12 is too few. */
+    assert_int_equal(lmb_shell_quote("0123456789", out, 12), -1);
+    assert_int_equal(lmb_shell_quote("0123456789", out, 13), 0);
+    assert_string_equal(out, "'0123456789'");
+    assert_int_equal(lmb_shell_quote("'", out, 6), -1);
+    assert_int_equal(lmb_shell_quote("'", out, 7), 0);
+    assert_string_equal(out, "''\\'''");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -64,6 +85,7 @@ int main(void)
         cmocka_unit_test(test_escape_control),
         cmocka_unit_test(test_escape_whole),
         cmocka_unit_test(test_escape_cut),
+        cmocka_unit_test(test_shell_quote),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
